@@ -1,0 +1,47 @@
+# Cluster Companion — build, run and test entry points.
+# Works on a fresh machine with only Python 3.11 (pip, venv) installed.
+
+# Interpreter used to create the virtualenv; override with `make PYTHON=/path/to/python`.
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 || echo python3)
+
+VENV  := .venv
+BIN   := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: all venv run test bench lint format clean
+
+all: test
+
+venv: $(STAMP)
+
+# Reinstall whenever pyproject.toml changes (the stamp is older than it).
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --upgrade pip
+	$(BIN)/python -m pip install -e '.[test]'
+	touch $@
+
+# For now this runs the demo; later it becomes the table service.
+run: venv
+	$(BIN)/companion demo
+
+test: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/python -m pytest
+
+bench: venv
+	$(BIN)/python -m benchmarks
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: venv
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,1 @@
+"""Benchmarks for Cluster Companion, run with `python -m benchmarks` (`make bench`)."""

@@ -1,0 +1,44 @@
+"""Which machine a benchmark ran on: platform, CPU model, core count, Python, date."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+from pathlib import Path
+from typing import Any
+
+CPUINFO = Path("/proc/cpuinfo")
+
+
+def cpu_model(cpuinfo: Path = CPUINFO) -> str:
+    """The CPU model as /proc/cpuinfo names it (``model name``, or ``Model``/``Hardware`` on
+    ARM boards such as the Raspberry Pi); ``platform.processor()`` where there is no cpuinfo."""
+    try:
+        text = cpuinfo.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        text = ""
+    fields: dict[str, str] = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        if sep and value.strip():
+            fields.setdefault(key.strip().lower(), value.strip())
+    for key in ("model name", "model", "hardware", "cpu model", "processor"):
+        value = fields.get(key, "")
+        if value and not value.isdigit():
+            return value
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def machine_info() -> dict[str, Any]:
+    """The facts a results table needs to compare runs across machines."""
+    now = datetime.datetime.now(datetime.UTC)
+    return {
+        "date": now.date().isoformat(),
+        "time_utc": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "cpu_model": cpu_model(),
+        "cpu_count": os.cpu_count(),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+    }

@@ -1,0 +1,1010 @@
+"""The ``companion`` command: play Local Cluster from a terminal, one game record file at a time.
+
+Every subcommand loads the record (schema check, then a replay that checks every step's
+digest), does one thing, and, when it changes the game, writes the whole record back
+atomically (a temporary file in the same directory, then :func:`os.replace`), so a crash never
+leaves half a record. Anything a user can get wrong (a missing file, bad JSON, an order file
+with an unknown colour, a plan over budget) ends with ``companion: error: ...`` on stderr and
+exit code 2, and leaves the record untouched.
+
+This module does the I/O; the rules are all in the rules core it imports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import random
+import re
+import secrets
+import shutil
+import sys
+import tempfile
+import textwrap
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+from companion import __version__
+from companion.atoms import Colour, SectorId, UnitId, sector_sort_key
+from companion.economy import BuildPlan, check_plan, income_statement
+from companion.errors import CompanionError, OrderSyntaxError
+from companion.game import Game
+from companion.generation import random_setup
+from companion.orders import Order, OrderKind
+from companion.outcomes import OrderOutcome, OutcomeStatus, TurnResult
+from companion.policy import greedy_orders, greedy_plan
+from companion.record import MAX_RECORD_BYTES, GameRecord
+from companion.retreats import check_retreat
+from companion.settings import HouseRules, SupportRange
+from companion.state import Phase, RetreatOwed, State
+from companion.text_map import legend, render, scoreboard
+
+PROG = "companion"
+EXIT_OK = 0
+EXIT_ERROR = 2
+"""Exit code of every error a user can cause (the same code argparse uses for bad usage)."""
+
+MAX_INPUT_BYTES = 1024 * 1024
+"""Order, retreat and build files larger than this are refused unread."""
+MAX_SHEET_CHARS = 20_000
+"""The longest one empire's orders or plan may be (the record schema's ``maxLength``)."""
+WIDTH = 100
+"""Widest line the commands print (maps excepted); narrower when the terminal is."""
+
+ORDER_KEYWORDS = frozenset(kind.value for kind in OrderKind)
+PLAN_KEYWORDS = frozenset({"BUILD", "REPLENISH", "STOCKPILE"})
+
+
+class CommandError(Exception):
+    """A problem the user can fix; ``lines`` are printed after ``companion: error:``."""
+
+    def __init__(self, *lines: str) -> None:
+        self.lines = lines
+        super().__init__("\n".join(lines))
+
+
+# Entry point -------------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``companion`` command with ``argv`` (default: ``sys.argv[1:]``); the exit code."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # argparse has printed usage and its message already
+        return exit_.code if isinstance(exit_.code, int) else EXIT_ERROR
+    handler: Callable[[argparse.Namespace], int] = args.handler
+    try:
+        return handler(args)
+    except CommandError as err:
+        _report(*err.lines)
+    except CompanionError as err:
+        _report(str(err))
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `companion demo | head`: stop quietly
+        _silence_stdout()
+        return EXIT_OK
+    return EXIT_ERROR
+
+
+def _report(first: str, *more: str) -> None:
+    print(f"{PROG}: error: {first}", file=sys.stderr)
+    for line in more:
+        print(f"  {line}", file=sys.stderr)
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so the interpreter's flush stays quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover - stdout without a file descriptor
+        pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_ERROR, f"{PROG}: error: {message}\n")
+
+
+_BLOCKS_HELP = """\
+ORDERS.txt holds one block per empire: a line naming its colour (Red:, [Red] or
+Red, any case), then its orders, one a line (R3.1):
+  HOLD s, MOVE s t, ADVANCE s t, SUPPORT s t, DEPLOY s t1 [t2 [t3]],
+  RECALL s f1 [f2 [f3]], CLAIM s
+'#' starts a comment. An empire without a block holds everywhere. Malformed or
+impossible orders are void (the unit holds) and reported."""
+
+_PLANS_HELP = """\
+PLANS.txt holds one block per empire: a line naming its colour (Red:, [Red] or
+Red), then its plan (R6.6): lines of BUILD destroyer|battleship|carrier s and
+REPLENISH s, or the single line STOCKPILE. An empire without a block builds
+nothing. A plan that breaks a rule stops the whole build phase."""
+
+_RETREAT_HELP = """\
+CHOICES.txt has one line per choice: RETREAT FROM TO (the sector the unit must
+leave, then where it goes). Units not listed take the lowest-numbered option
+(R5.3)."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Cluster Companion: set up, adjudicate and replay games of Local Cluster.",
+        epilog="Each GAME.json is a game record (docs/state-format.md); commands that change "
+        "the game write it back in place.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+
+    def command(
+        name: str, handler: Callable[[argparse.Namespace], int], text: str, epilog: str = ""
+    ) -> argparse.ArgumentParser:
+        sub = commands.add_parser(
+            name,
+            help=text,
+            description=text,
+            epilog=epilog,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        sub.set_defaults(handler=handler)
+        return sub
+
+    new = command("new", _cmd_new, "Set up a random game and write its record.")
+    new.add_argument("game", metavar="GAME.json", type=Path)
+    new.add_argument("--players", type=int, help="number of empires, 2-8 (default 4)")
+    new.add_argument("--seed", type=int, help="setup seed (default: random, and printed)")
+    new.add_argument(
+        "--colours",
+        "--colors",
+        type=_colours,
+        help="the empires' colours, e.g. red,blue (default: random)",
+    )
+    new.add_argument("--turn-limit", type=int, metavar="N", help="end after N turns (R7.3)")
+    new.add_argument(
+        "--support-range",
+        choices=[r.value for r in SupportRange],
+        default=SupportRange.ADJACENT.value,
+        help="how far SUPPORT reaches (R3.4; default adjacent)",
+    )
+    new.add_argument(
+        "--no-advance-claims",
+        action="store_true",
+        help="an uncontested ADVANCE into an empty sector does not claim it (R4.6)",
+    )
+    new.add_argument("--force", action="store_true", help="replace GAME.json if it exists")
+
+    show = command("show", _cmd_show, "Show the map, the standings and what the game waits for.")
+    show.add_argument("game", metavar="GAME.json", type=Path)
+    show.add_argument("--turn", type=int, metavar="N", help="the position after turn N (0: setup)")
+
+    adjudicate = command(
+        "adjudicate", _cmd_adjudicate, "Resolve the turn from an orders file.", _BLOCKS_HELP
+    )
+    adjudicate.add_argument("game", metavar="GAME.json", type=Path)
+    adjudicate.add_argument(
+        "orders", metavar="ORDERS.txt", nargs="?", default="-", help="'-' (default): stdin"
+    )
+
+    retreat = command(
+        "retreat", _cmd_retreat, "Choose retreats: lines of RETREAT FROM TO.", _RETREAT_HELP
+    )
+    retreat.add_argument("game", metavar="GAME.json", type=Path)
+    retreat.add_argument(
+        "choices", metavar="CHOICES.txt", nargs="?", default="-", help="'-' (default): stdin"
+    )
+    retreat.add_argument(
+        "--defaults", action="store_true", help="every unit takes its default (R5.3); no input"
+    )
+
+    build = command(
+        "build", _cmd_build, "Carry out the build phase from a plans file.", _PLANS_HELP
+    )
+    build.add_argument("game", metavar="GAME.json", type=Path)
+    build.add_argument(
+        "plans", metavar="PLANS.txt", nargs="?", default="-", help="'-' (default): stdin"
+    )
+    build.add_argument(
+        "--statement", action="store_true", help="only print each empire's income statement"
+    )
+
+    replay = command("replay", _cmd_replay, "Check a record by replaying every step.")
+    replay.add_argument("game", metavar="GAME.json", type=Path)
+    replay.add_argument("--turn", type=int, metavar="N", help="show the position after turn N")
+
+    demo = command("demo", _cmd_demo, "Watch greedy players play a random game.")
+    demo.add_argument("--seed", type=int, help="default: random, and printed")
+    demo.add_argument("--players", type=int, default=4, help="2-8 (default 4)")
+    demo.add_argument("--turns", type=int, default=40, help="turn limit (default 40)")
+    demo.add_argument(
+        "--delay", type=float, default=0.0, metavar="SECONDS", help="pause between turns"
+    )
+    demo.add_argument("--record", type=Path, metavar="OUT.json", help="write the game record")
+    demo.add_argument("--force", action="store_true", help="replace OUT.json if it exists")
+    return parser
+
+
+def _colours(text: str) -> tuple[Colour, ...]:
+    try:
+        return tuple(Colour.parse(part) for part in text.split(",") if part.strip())
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+# Files -------------------------------------------------------------------------------------
+
+
+def _read_bytes(path: Path, limit: int, what: str) -> bytes:
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
+    except FileNotFoundError:
+        raise CommandError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CommandError(f"{path}: is a directory, not {what}") from None
+    except OSError as err:
+        raise CommandError(f"{path}: cannot read it: {err.strerror or err}") from None
+    if len(data) > limit:
+        raise CommandError(f"{path}: over {_size(limit)}; too big for {what}")
+    return data
+
+
+def _size(limit: int) -> str:
+    return f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit // 2**10} KiB"
+
+
+def _read_input(source: str, what: str) -> tuple[str, str]:
+    """Text of an input file, or of stdin for ``-``; and the name to quote in messages."""
+    if source == "-":
+        name = "standard input"
+        if sys.stdin.isatty():
+            print(f"Reading {what} from the terminal; end with Ctrl-D.", file=sys.stderr)
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is None:  # a text stream without bytes underneath (tests, embedding)
+            text = sys.stdin.read(MAX_INPUT_BYTES + 1)
+            if len(text) > MAX_INPUT_BYTES:
+                raise CommandError(f"{name}: over {_size(MAX_INPUT_BYTES)}; too big for {what}")
+            return text, name
+        data: bytes = buffer.read(MAX_INPUT_BYTES + 1)
+        if len(data) > MAX_INPUT_BYTES:
+            raise CommandError(f"{name}: over {_size(MAX_INPUT_BYTES)}; too big for {what}")
+    else:
+        name = source
+        data = _read_bytes(Path(source), MAX_INPUT_BYTES, what)
+    try:
+        return data.decode("utf-8-sig"), name
+    except UnicodeDecodeError as err:
+        raise CommandError(f"{name}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+
+
+def _load(path: Path) -> tuple[GameRecord, Game]:
+    """The record in ``path`` and the game it replays to (every step checked)."""
+    data = _read_bytes(path, MAX_RECORD_BYTES, "a game record")
+    try:
+        record = GameRecord.from_json(data)
+        game = record.replay()
+    except CompanionError as err:
+        raise CommandError(f"{path}: {err}") from None
+    return record, game
+
+
+def _write_record(path: Path, game: Game) -> None:
+    """Write the game's record to ``path`` atomically: all of it, or nothing."""
+    _write_atomic(path, GameRecord.of(game).to_json())
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    directory = path.parent
+    try:
+        mode = path.stat().st_mode & 0o777
+    except OSError:
+        mode = 0o644
+    try:
+        fd, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as err:
+        raise CommandError(f"{path}: cannot write it: {err.strerror or err}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException as err:
+        Path(temporary).unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            raise CommandError(f"{path}: cannot write it: {err.strerror or err}") from None
+        raise
+
+
+# Empire blocks in order and plan files -----------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Block:
+    """One empire's part of an orders or plans file: the lines after its header line."""
+
+    colour: Colour
+    header: int
+    """The header's line number in the file; the block's line 1 is the line after it."""
+    lines: tuple[str, ...]
+
+    def text(self) -> str:
+        """The block as written, without trailing blank or comment-only lines."""
+        lines = list(self.lines)
+        while lines and not lines[-1].split("#", 1)[0].strip():
+            lines.pop()
+        return "\n".join(lines)
+
+    @property
+    def span(self) -> str:
+        """Where its lines are in the file: ``lines 3-5``."""
+        count = len(self.text().splitlines())
+        if count == 0:
+            return f"nothing after line {self.header}"
+        if count == 1:
+            return f"line {self.header + 1}"
+        return f"lines {self.header + 1}-{self.header + count}"
+
+
+_BRACKETED = re.compile(r"\[\s*([^\]]*?)\s*\]\s*:?")
+_WORD = re.compile(r"([A-Za-z]+)\s*(:?)")
+
+
+def _header(line: str, keywords: frozenset[str]) -> str | None:
+    """The colour word of a header line (``Red:``, ``[Red]``, ``Red``), or None for content."""
+    content = line.split("#", 1)[0].strip()
+    bracketed = _BRACKETED.fullmatch(content)
+    if bracketed:
+        return bracketed.group(1)
+    word = _WORD.fullmatch(content)
+    if word is None:
+        return None
+    if word.group(2) or word.group(1).upper() not in keywords:
+        return word.group(1)
+    return None
+
+
+def parse_blocks(
+    text: str,
+    state: State,
+    *,
+    keywords: frozenset[str],
+    what: str,
+    source: str,
+) -> dict[Colour, Block]:
+    """Split ``text`` into per-empire blocks; CommandError names the line of any problem."""
+    blocks: dict[Colour, Block] = {}
+    current: tuple[Colour, int, list[str]] | None = None
+    playing = ", ".join(e.colour.title for e in state.empires)
+
+    def close() -> None:
+        if current is not None:
+            colour, header, lines = current
+            blocks[colour] = Block(colour, header, tuple(lines))
+
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        word = _header(line, keywords)
+        if word is None:
+            if current is not None:
+                current[2].append(line)
+            elif line.split("#", 1)[0].strip():
+                raise CommandError(
+                    f"{source}, line {number}: {line.strip()!r} comes before any empire's "
+                    f"header; start each empire's {what} with a line naming its colour, "
+                    "like 'Red:'"
+                )
+            continue
+        try:
+            colour = Colour.parse(word)
+        except ValueError as err:
+            raise CommandError(
+                f"{source}, line {number}: {err}; a header line names an empire, like 'Red:'"
+            ) from None
+        if colour not in state.empire_map:
+            raise CommandError(
+                f"{source}, line {number}: {colour.title} is not playing in this game "
+                f"(the empires are {playing})"
+            )
+        if state.empire(colour).eliminated:
+            raise CommandError(
+                f"{source}, line {number}: {colour.title} has been eliminated (R7.2) and has "
+                f"no {what}"
+            )
+        close()
+        if colour in blocks:
+            raise CommandError(
+                f"{source}, line {number}: a second block for {colour.title} (the first is at "
+                f"line {blocks[colour].header}); give each empire one block"
+            )
+        current = (colour, number, [])
+    close()
+    for block in blocks.values():
+        if len(block.text()) > MAX_SHEET_CHARS:
+            raise CommandError(
+                f"{source}, line {block.header}: {block.colour.title}'s {what} run to "
+                f"{len(block.text())} characters; at most {MAX_SHEET_CHARS} are kept in a record"
+            )
+    return dict(sorted(blocks.items(), key=lambda item: state.empire(item[0]).seat))
+
+
+# Describing a game -------------------------------------------------------------------------
+
+
+def _columns() -> int:
+    """The terminal's width; WIDTH when stdout is not a terminal (a file, a pipe, a test)."""
+    try:
+        if sys.stdout.isatty():
+            return shutil.get_terminal_size((WIDTH, 24)).columns
+    except ValueError:  # stdout closed
+        pass
+    return WIDTH
+
+
+def _width() -> int:
+    """How wide to wrap text: the terminal's width, but 60 to WIDTH columns."""
+    return max(60, min(WIDTH, _columns()))
+
+
+def _wrap(text: str, indent: int = 2, hanging: int = 4) -> str:
+    return textwrap.fill(
+        text,
+        width=_width(),
+        initial_indent=" " * indent,
+        subsequent_indent=" " * (indent + hanging),
+        break_on_hyphens=False,
+        break_long_words=False,
+    )
+
+
+def _out(*lines: str) -> None:
+    for line in lines:
+        print(line)
+
+
+def _listing(items: Iterable[str]) -> str:
+    words = list(items)
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _retreat_owed(owed: RetreatOwed) -> str:
+    if not owed.options:
+        return f"{owed.describe()}: nowhere to go, so it is destroyed"
+    return (
+        f"{owed.describe()} (attacked from {owed.attacker_from}): may go to "
+        f"{', '.join(owed.options)}; default {owed.default}"
+    )
+
+
+def _waiting(state: State, *, owed_shown: bool = False) -> list[str]:
+    """What the game waits for next, as lines (build statements included).
+
+    With ``owed_shown`` the retreats owed have just been listed, so they are not repeated.
+    """
+    if state.phase is Phase.ORDERS:
+        return [
+            f"Turn {state.turn}: waiting for orders from "
+            f"{_listing(c.title for c in state.active_colours)} "
+            "(an empire without orders holds everywhere)."
+        ]
+    if state.phase is Phase.RETREATS:
+        if owed_shown:
+            return [
+                f"Turn {state.turn}: waiting for retreats: choose with 'companion retreat' "
+                "(lines like RETREAT FROM TO), or take every default with --defaults."
+            ]
+        lines = [f"Turn {state.turn}: waiting for retreats (companion retreat):"]
+        lines += [_wrap(_retreat_owed(owed)) for owed in state.retreats]
+        return lines
+    if state.phase is Phase.BUILD:
+        lines = [f"Build phase after turn {state.turn}: waiting for build plans (companion build)."]
+        for colour in state.active_colours:
+            lines += ["", *income_statement(state, colour).lines()]
+        return lines
+    return _final(state)
+
+
+def _final(state: State) -> list[str]:
+    lines = [f"The game is over after turn {state.turn}."]
+    if state.winner is not None:
+        lines.append(f"Winner: {state.winner.title}.")
+    else:
+        lines.append("No single winner.")
+    if state.ranking:
+        lines.append("Ranking: " + ", ".join(f"{n}. {c.title}" for n, c in _ranked(state)))
+    return lines
+
+
+def _ranked(state: State) -> list[tuple[int, Colour]]:
+    return list(enumerate(state.ranking, start=1))
+
+
+def _legend() -> str:
+    """The map's key, wrapped to the terminal."""
+    return "\n".join(
+        textwrap.fill(line, width=_width(), subsequent_indent=" " * 5, break_on_hyphens=False)
+        for line in legend().splitlines()
+    )
+
+
+def _position(state: State) -> list[str]:
+    return [render(state), "", _legend(), "", "Standings:", scoreboard(state)]
+
+
+def _who_is_where(state: State) -> list[str]:
+    lines = []
+    for empire in state.empires:
+        units = ", ".join(f"{u.kind.value} in {u.sector}" for u in state.units_of(empire.colour))
+        lines.append(
+            f"  {empire.colour.title:<7} seat {empire.seat}: home {empire.home}; "
+            f"{units or 'no units'}"
+        )
+    return lines
+
+
+def _steps_through(record: GameRecord, turn: int) -> int:
+    """How many leading steps belong to turns up to ``turn``."""
+    return sum(1 for step in record.steps if step.turn <= turn)
+
+
+def _game_at(record: GameRecord, game: Game, turn: int | None) -> tuple[State, str]:
+    if turn is None:
+        return game.state, ""
+    if not 0 <= turn <= game.state.turn:
+        raise CommandError(
+            f"--turn {turn}: the game has reached turn {game.state.turn}; give 0 (the setup) "
+            f"to {game.state.turn}"
+        )
+    count = _steps_through(record, turn)
+    state = record.replay(until=count).state
+    label = "the setup" if turn == 0 else f"turn {turn}"
+    return state, f"Position after {label} ({count} of {len(record.steps)} steps):"
+
+
+# new ---------------------------------------------------------------------------------------
+
+
+def _cmd_new(args: argparse.Namespace) -> int:
+    path: Path = args.game
+    if path.exists() and not args.force:
+        raise CommandError(f"{path} already exists; use --force to replace it")
+    colours: tuple[Colour, ...] | None = args.colours
+    players: int | None = args.players
+    if colours is not None and players is not None and len(colours) != players:
+        raise CommandError(f"--players {players} but {len(colours)} colours given in --colours")
+    if players is None:
+        players = len(colours) if colours is not None else 4
+    if colours is not None and len(set(colours)) != len(colours):
+        raise CommandError("--colours names a colour twice; each empire has its own (R2.2)")
+    rules = HouseRules(
+        support_range=SupportRange(args.support_range),
+        advance_claims_empty=not args.no_advance_claims,
+        turn_limit=args.turn_limit,
+    )
+    seed: int = args.seed if args.seed is not None else secrets.randbelow(10**6)
+    state = _setup(seed, players, rules, colours)
+    _write_record(path, Game(state, seed=seed))
+    _out(
+        f"New game in {path}: {players} empires on {len(state.galaxy.ids)} sectors, seed {seed}.",
+        "",
+        render(state),
+        "",
+        _legend(),
+        "",
+        "Who is where:",
+        *_who_is_where(state),
+        "",
+        *_waiting(state),
+    )
+    return EXIT_OK
+
+
+def _setup(
+    seed: int, players: int, rules: HouseRules, colours: Sequence[Colour] | None = None
+) -> State:
+    return random_setup(seed, players, rules=rules, colours=colours)
+
+
+# show / replay -----------------------------------------------------------------------------
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    record, game = _load(args.game)
+    state, label = _game_at(record, game, args.turn)
+    if label:
+        _out(label, "")
+    _out(*_position(state), "", *_waiting(state))
+    return EXIT_OK
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    record, game = _load(args.game)
+    steps = len(record.steps)
+    _out(f"replayed {steps} step{'s' if steps != 1 else ''}; position matches the record")
+    state, label = _game_at(record, game, args.turn)
+    _out("", label or f"Position after all {steps} steps:", "", *_position(state))
+    _out("", *_waiting(state))
+    return EXIT_OK
+
+
+# adjudicate --------------------------------------------------------------------------------
+
+
+def _cmd_adjudicate(args: argparse.Namespace) -> int:
+    path: Path = args.game
+    _, game = _load(path)
+    state = game.state
+    _expect(state, Phase.ORDERS, "orders")
+    text, source = _read_input(args.orders, "orders")
+    blocks = parse_blocks(text, state, keywords=ORDER_KEYWORDS, what="orders", source=source)
+    result = game.play({colour: block.text() for colour, block in blocks.items()})
+    _write_record(path, game)
+    report = _turn_report(state, result, blocks, source)
+    _out(*report, "", *_waiting(game.state, owed_shown=bool(result.retreats)))
+    _out("", _recorded(path, game))
+    return EXIT_OK
+
+
+def _recorded(path: Path, game: Game) -> str:
+    count = len(game.steps)
+    return f"Recorded in {path} ({count} step{'s' * (count != 1)} so far)."
+
+
+def _expect(state: State, phase: Phase, what: str) -> None:
+    if state.phase is phase:
+        return
+    if state.phase is Phase.OVER:
+        raise CommandError(f"the game is over (after turn {state.turn}); it takes no {what}")
+    command = {Phase.ORDERS: "adjudicate", Phase.RETREATS: "retreat", Phase.BUILD: "build"}
+    waiting = {Phase.ORDERS: "orders", Phase.RETREATS: "retreats", Phase.BUILD: "build plans"}
+    raise CommandError(
+        f"the game is waiting for {waiting[state.phase]} (turn {state.turn}), not {what}; "
+        f"use 'companion {command[state.phase]}'"
+    )
+
+
+def _turn_report(
+    before: State, result: TurnResult, blocks: Mapping[Colour, Block], source: str
+) -> list[str]:
+    lines = [f"Turn {result.turn} resolved."]
+    for colour in before.active_colours:
+        block = blocks.get(colour)
+        where = f" ({source}, {block.span})" if block is not None else " (no orders)"
+        lines += ["", f"{colour.title}{where}"]
+        ordered = set()
+        for outcome in result.outcomes_of(colour):
+            lines.append(_wrap(outcome.explain()))
+            if outcome.unit is not None:
+                ordered.add(outcome.unit)
+        idle = [u.sector for u in before.units_of(colour) if u.id not in ordered]
+        if idle:
+            lines.append(
+                _wrap(f"no order for the unit{'s' * (len(idle) > 1)} in {', '.join(idle)}: held")
+            )
+    if result.combats:
+        lines += ["", "Combats:"]
+        lines += [_wrap(combat.describe()) for combat in result.combats]
+    if result.claims_changed:
+        lines += ["", "Claims changed:"]
+        for change in result.claims_changed:
+            was = "unclaimed" if change.before is None else change.before.title
+            lines.append(f"  {change.sector}: {change.after.title} (was {was})")
+    if result.retreats:
+        lines += ["", "Retreats owed:"]
+        lines += [_wrap(_retreat_owed(owed)) for owed in result.retreats]
+    if result.aftermath:
+        lines += ["", "Aftermath:"]
+        lines += [_wrap(note) for note in result.aftermath]
+    return lines
+
+
+# retreat -----------------------------------------------------------------------------------
+
+_RETREAT = re.compile(r"(\S+)(?:\s+(\S+))?(?:\s+(\S+))?(?:\s+(.*))?")
+
+
+def parse_retreats(text: str, state: State, source: str) -> dict[UnitId, SectorId]:
+    """``RETREAT FROM TO`` lines as choices per unit id; CommandError names a bad line."""
+    owed = {r.sector: r for r in state.retreats}
+    choices: dict[UnitId, SectorId] = {}
+    chosen_at: dict[UnitId, int] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        content = raw.split("#", 1)[0].strip()
+        if not content:
+            continue
+        where = f"{source}, line {number}"
+        match = _RETREAT.fullmatch(content)
+        assert match is not None
+        keyword, origin, target, extra = match.groups()
+        if keyword.upper() != "RETREAT" or target is None or extra:
+            raise CommandError(
+                f"{where}: expected 'RETREAT FROM TO' (the sector the unit retreats from, "
+                f"then the sector it goes to), found {content!r}"
+            )
+        sector = state.galaxy.resolve(origin)
+        retreat = owed.get(sector) if sector is not None else None
+        if retreat is None:
+            owing = ", ".join(f"{r.sector} ({r.describe()})" for r in state.retreats)
+            raise CommandError(
+                f"{where}: no unit owes a retreat from {origin}; retreats are owed from {owing}"
+            )
+        if retreat.unit in chosen_at:
+            raise CommandError(
+                f"{where}: a second retreat for the unit from {retreat.sector} (the first is "
+                f"on line {chosen_at[retreat.unit]})"
+            )
+        try:
+            choices[retreat.unit] = check_retreat(state, retreat.unit, target)
+        except CompanionError as err:
+            raise CommandError(f"{where}: {err}") from None
+        chosen_at[retreat.unit] = number
+    return choices
+
+
+def _cmd_retreat(args: argparse.Namespace) -> int:
+    path: Path = args.game
+    _, game = _load(path)
+    state = game.state
+    _expect(state, Phase.RETREATS, "retreats")
+    if args.defaults:
+        if args.choices != "-":
+            raise CommandError("give either CHOICES.txt or --defaults, not both")
+        choices: dict[UnitId, SectorId] = {}
+    else:
+        text, source = _read_input(args.choices, "retreat choices")
+        choices = parse_retreats(text, state, source)
+    notes = game.retreat(choices)
+    _write_record(path, game)
+    defaulted = [r for r in state.retreats if r.unit not in choices and r.options]
+    lines = [f"Retreats after turn {state.turn}:"]
+    lines += [_wrap(note) for note in notes]
+    if defaulted:
+        lines.append(
+            _wrap(
+                "took the default (lowest sector, R5.3) for "
+                + ", ".join(r.describe() for r in defaulted)
+            )
+        )
+    _out(*lines, "", *_waiting(game.state), "", _recorded(path, game))
+    return EXIT_OK
+
+
+# build -------------------------------------------------------------------------------------
+
+
+def _cmd_build(args: argparse.Namespace) -> int:
+    path: Path = args.game
+    _, game = _load(path)
+    state = game.state
+    if args.statement:
+        if args.plans != "-":
+            raise CommandError("--statement reads no plans; leave out PLANS.txt")
+        if state.phase is not Phase.BUILD:
+            _out(
+                f"(The game is waiting for {state.phase.value}; these are the figures a build "
+                "phase would use now.)",
+                "",
+            )
+        for index, colour in enumerate(state.active_colours):
+            _out(*([""] if index else []), *income_statement(state, colour).lines())
+        return EXIT_OK
+    _expect(state, Phase.BUILD, "build plans")
+    text, source = _read_input(args.plans, "build plans")
+    blocks = parse_blocks(text, state, keywords=PLAN_KEYWORDS, what="build plan", source=source)
+    plans: dict[Colour, BuildPlan] = {}
+    problems: list[str] = []
+    for colour, block in blocks.items():
+        try:
+            plan = BuildPlan.parse(block.text())
+        except OrderSyntaxError as err:
+            moved = err.at_line(block.header + err.line)
+            problems.append(f"{colour.title}: {source}, {moved}")
+            continue
+        plans[colour] = plan
+        problems += [f"{colour.title}: {reason}" for reason in check_plan(state, colour, plan)]
+    if problems:
+        count = len(problems)
+        raise CommandError(
+            f"the build plans break the rules ({count} problem{'s' * (count > 1)}); "
+            "nothing was built:",
+            *problems,
+        )
+    notes = game.build(plans)
+    _write_record(path, game)
+    lines = [f"Build phase after turn {state.turn}:"]
+    for colour in state.active_colours:
+        net = income_statement(state, colour).net
+        mine = [n.removeprefix(f"{colour.title} ") for n in notes if n.startswith(colour.title)]
+        lines.append(_wrap(f"{colour.title} (net {net}): {'; '.join(mine) or 'built nothing'}"))
+    _out(*lines, "", *_waiting(game.state), "", _recorded(path, game))
+    return EXIT_OK
+
+
+# demo --------------------------------------------------------------------------------------
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    if args.turns < 1:
+        raise CommandError(f"--turns must be at least 1, not {args.turns}")
+    if args.delay < 0:
+        raise CommandError(f"--delay must be 0 or more seconds, not {args.delay}")
+    record_path: Path | None = args.record
+    if record_path is not None and record_path.exists() and not args.force:
+        raise CommandError(f"{record_path} already exists; use --force to replace it")
+    rules = HouseRules(turn_limit=args.turns)
+    seed: int = args.seed if args.seed is not None else _fitting_seed(args.players, rules)
+    game = Game(_setup(seed, args.players, rules), seed=seed)
+    Demo(game, random.Random(seed), delay=args.delay).run()
+    if record_path is not None:
+        _write_record(record_path, game)
+        _out(
+            "",
+            _wrap(
+                f"Game record written to {record_path} (check it with: companion replay "
+                f"{record_path}).",
+                indent=0,
+            ),
+        )
+    return EXIT_OK
+
+
+def _fitting_seed(players: int, rules: HouseRules) -> int:
+    """A random seed whose map fits the terminal, when one turns up within a few tries."""
+    width = _columns()
+    seed = secrets.randbelow(10**6)
+    for _ in range(20):
+        if 2 <= players <= 8:
+            lines = render(_setup(seed, players, rules)).splitlines()
+            if max(map(len, lines)) <= width:
+                break
+        seed = secrets.randbelow(10**6)
+    return seed
+
+
+def _compact(text: str) -> str:
+    """A sheet of orders on one line: the orders that do something, then who holds."""
+    shown: list[str] = []
+    holding: list[str] = []
+    for raw in text.splitlines():
+        try:
+            order = Order.parse(raw)
+        except OrderSyntaxError:
+            shown.append(raw.strip())
+            continue
+        if order.kind is OrderKind.HOLD:
+            holding.append(order.sector)
+        else:
+            shown.append(order.text())
+    if holding:
+        return "; ".join(
+            [", ".join(shown), "holding " + ", ".join(holding)]
+            if shown
+            else ["holding " + ", ".join(holding)]
+        )
+    return ", ".join(shown) or "no orders"
+
+
+class Demo:
+    """Greedy players play ``game`` to its end, narrated turn by turn on stdout."""
+
+    def __init__(
+        self, game: Game, rng: random.Random, *, delay: float = 0.0, out: TextIO | None = None
+    ) -> None:
+        self.game = game
+        self.rng = rng
+        self.delay = delay
+        self.out = out
+
+    def say(self, *lines: str) -> None:
+        print(*lines, sep="\n", file=self.out or sys.stdout, flush=True)
+
+    def run(self) -> None:
+        game, state = self.game, self.game.state
+        limit = state.rules.turn_limit
+        self.say(
+            f"Local Cluster demo: {len(state.empires)} greedy empires on "
+            f"{len(state.galaxy.ids)} sectors, seed {game.seed}, up to {limit} turns.",
+            f"(Watch the same game again with: companion demo --seed {game.seed} "
+            f"--players {len(state.empires)} --turns {limit})",
+            "",
+            render(state),
+            "",
+            _legend(),
+            "",
+            "Who is where:",
+            *_who_is_where(state),
+        )
+        while not game.over:
+            state = game.state
+            if state.phase is Phase.ORDERS:
+                self.pause()
+                self.turn(state)
+            elif state.phase is Phase.RETREATS:
+                self.retreats()
+            else:
+                self.build(state)
+        self.finish()
+
+    def pause(self) -> None:
+        if self.delay and self.game.steps:
+            time.sleep(self.delay)
+
+    def turn(self, state: State) -> None:
+        orders = {c: greedy_orders(state, c, self.rng) for c in state.active_colours}
+        result = self.game.play(orders)
+        heading = f"== Turn {state.turn} "
+        self.say("", heading + "=" * (_width() - len(heading)), "Orders:")
+        for colour, text in orders.items():
+            self.say(_wrap(f"{colour.title:<7} {_compact(text)}", indent=2, hanging=8))
+        notable = self.notable(result)
+        self.say("What happened:", *(notable or ["  every order went as written"]))
+
+    def notable(self, result: TurnResult) -> list[str]:
+        lines = [_wrap("combat " + combat.describe(), hanging=7) for combat in result.combats]
+        bounced: dict[SectorId, list[OrderOutcome]] = {}
+        for outcome in result.outcomes:
+            order = outcome.order
+            if outcome.status is OutcomeStatus.BOUNCED and order is not None:
+                bounced.setdefault(order.target, []).append(outcome)
+            elif outcome.status in (
+                OutcomeStatus.CUT,
+                OutcomeStatus.CANCELLED,
+                OutcomeStatus.VOID,
+                OutcomeStatus.FAILED,
+                OutcomeStatus.PARTIAL,
+            ):
+                tag = outcome.status.value
+                lines.append(
+                    _wrap(f"{tag:<6} {outcome.empire.title} {outcome.explain()}", hanging=7)
+                )
+        for sector in sorted(bounced, key=sector_sort_key):
+            group = bounced[sector]
+            if len(group) == 1:
+                text = f"{group[0].empire.title} {group[0].explain()}"
+            else:
+                who = _listing(f"{o.empire.title} from {o.order.sector}" for o in group if o.order)
+                stayed = "both stayed put" if len(group) == 2 else "all stayed put"
+                text = f"{sector}: {who} went for it at once; {stayed}"
+            lines.append(_wrap("bounce " + text, hanging=7))
+        if result.claims_changed:
+            claims = [
+                f"{c.sector} {c.after.title}"
+                + ("" if c.before is None else f" (from {c.before.title})")
+                for c in result.claims_changed
+            ]
+            lines.append(_wrap("claims " + ", ".join(claims), hanging=7))
+        lines += [_wrap(note, hanging=4) for note in result.aftermath]
+        return lines
+
+    def retreats(self) -> None:
+        notes = self.game.retreat({})
+        self.say("Retreats (each takes its default, R5.3):", *(_wrap(n) for n in notes))
+
+    def build(self, state: State) -> None:
+        plans = {c: greedy_plan(state, c, self.rng) for c in state.active_colours}
+        notes = self.game.build(plans)
+        self.say("", f"-- Build phase after turn {state.turn} --")
+        for colour in state.active_colours:
+            net = income_statement(state, colour).net
+            mine = [n.removeprefix(f"{colour.title} ") for n in notes if n.startswith(colour.title)]
+            self.say(
+                _wrap(
+                    f"{colour.title:<7} net {net:>2}: {'; '.join(mine) or 'built nothing'}",
+                    hanging=14,
+                )
+            )
+        self.say("", render(self.game.state), "", scoreboard(self.game.state))
+
+    def finish(self) -> None:
+        state = self.game.state
+        self.say("", "== Game over " + "=" * (_width() - 13), "", render(state), "")
+        self.say("Standings:", scoreboard(state), "", *_final(state))

@@ -1,0 +1,127 @@
+"""Retreat choices and what follows them: rulings R5.3, R5.4 and the end-of-turn checks of R7."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+
+from companion.atoms import CARRIER_CAPACITY, SectorId, UnitId, UnitType
+from companion.ending import conclude_turn
+from companion.errors import StateError
+from companion.state import Craft, Phase, State, Unit
+
+
+def check_retreat(state: State, unit: UnitId, sector: SectorId) -> SectorId:
+    """The canonical id of a legal retreat for ``unit``, or StateError saying why not."""
+    for owed in state.retreats:
+        if owed.unit == unit:
+            chosen = state.galaxy.resolve(sector)
+            if chosen is None or chosen not in owed.options:
+                options = ", ".join(owed.options) or "none (it is destroyed)"
+                raise StateError(
+                    f"{owed.describe()} cannot retreat to {sector}; its options are {options}"
+                )
+            return chosen
+    raise StateError(f"unit {unit} owes no retreat")
+
+
+def apply_retreats(
+    state: State, choices: Mapping[UnitId, SectorId]
+) -> tuple[State, tuple[str, ...]]:
+    """Apply retreat choices (missing ones go to the lowest-numbered option, R5.3), then the
+    strike craft clean-up of R5.4 and the checks of R7. Returns the new state and, in words,
+    what happened."""
+    if state.phase is not Phase.RETREATS:
+        raise StateError(f"no retreats are owed: the game is waiting for {state.phase.value}")
+    owed_ids = {r.unit for r in state.retreats}
+    for unit_id in choices:
+        if unit_id not in owed_ids:
+            raise StateError(f"unit {unit_id} owes no retreat")
+    notes: list[str] = []
+    destination: dict[UnitId, SectorId | None] = {}
+    for owed in state.retreats:
+        if owed.unit in choices:
+            destination[owed.unit] = check_retreat(state, owed.unit, choices[owed.unit])
+        else:
+            destination[owed.unit] = owed.default
+    crowded = Counter(d for d in destination.values() if d is not None)
+    units = list(state.units)
+    destroyed: set[UnitId] = set()
+    for owed in state.retreats:
+        target = destination[owed.unit]
+        if target is None:
+            destroyed.add(owed.unit)
+            notes.append(f"{owed.describe()} had nowhere to retreat and was destroyed (R5.3)")
+        elif crowded[target] > 1:
+            destroyed.add(owed.unit)
+            notes.append(
+                f"{owed.describe()} retreated into {target} with another unit; both were "
+                "destroyed (R5.3)"
+            )
+        else:
+            units.append(Unit(owed.unit, owed.owner, owed.kind, target, owed.docked))
+            notes.append(f"{owed.describe()} retreated to {target}")
+    carriers = {r.unit: r for r in state.retreats if r.kind is UnitType.CARRIER}
+    craft, craft_notes = _clean_up_craft(state, units, list(state.craft), destroyed, carriers)
+    notes.extend(craft_notes)
+    settled = state.replace(units=units, craft=craft, retreats=(), check=False)
+    settled, end_notes = conclude_turn(settled)
+    return settled, (*notes, *end_notes)
+
+
+def _clean_up_craft(
+    state: State,
+    units: list[Unit],
+    craft: list[Craft],
+    destroyed: set[UnitId],
+    retreating_carriers: Mapping[UnitId, object],
+) -> tuple[list[Craft], list[str]]:
+    """R5.4: orphaned craft pass to a carrier within one sector with room, else are destroyed;
+    then craft more than one sector from every carrier of their empire are destroyed."""
+    galaxy = state.galaxy
+    notes: list[str] = []
+    carriers = [u for u in units if u.kind is UnitType.CARRIER]
+    owned = Counter({c.id: c.docked for c in carriers})
+    for c in craft:
+        owned[c.carrier] += 1
+    kept: list[Craft] = []
+    for c in craft:
+        if c.carrier not in destroyed:
+            kept.append(c)
+            continue
+        near = sorted(
+            (
+                u
+                for u in carriers
+                if u.owner is c.owner
+                and (u.sector == c.sector or galaxy.adjacent(u.sector, c.sector))
+                and owned[u.id] < CARRIER_CAPACITY
+            ),
+            key=lambda u: galaxy.order[u.sector],
+        )
+        if near:
+            heir = near[0]
+            owned[heir.id] += 1
+            kept.append(Craft(heir.id, c.owner, c.sector))
+            notes.append(
+                f"a {c.owner.title} strike craft in {c.sector} lost its carrier and joined the "
+                f"carrier in {heir.sector} (R5.4)"
+            )
+        else:
+            notes.append(
+                f"a {c.owner.title} strike craft in {c.sector} lost its carrier and was "
+                "destroyed (R5.4)"
+            )
+    survivors: list[Craft] = []
+    for c in kept:
+        if any(
+            u.owner is c.owner and (u.sector == c.sector or galaxy.adjacent(u.sector, c.sector))
+            for u in carriers
+        ):
+            survivors.append(c)
+        else:
+            notes.append(
+                f"a {c.owner.title} strike craft in {c.sector} was more than one sector from "
+                f"every {c.owner.title} carrier and was destroyed (R5.4)"
+            )
+    return survivors, notes

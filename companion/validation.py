@@ -1,0 +1,228 @@
+"""Is an order possible? Ruling R3: which unit an order line belongs to, and why a void one is void.
+
+:func:`check_order` answers for one order on a position, in a player's words; entry interfaces
+use it to refuse a void order at once (R3.3). :func:`assign_orders` applies R3.2 to a whole
+order sheet: the last line for a unit is its order, and a carrier may keep one RECALL and one
+DEPLOY instead.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import NamedTuple
+
+from companion.atoms import Colour, UnitId, UnitType
+from companion.orders import Order, OrderKind, OrderSheet, SheetLine
+from companion.settings import SupportRange
+from companion.state import State, Unit
+
+
+class Checked(NamedTuple):
+    """An order checked against a position: the order with the galaxy's own sector ids, or
+    the reason it is void. (A named tuple: the adjudicator makes one per order line.)"""
+
+    order: Order | None
+    unit: Unit | None
+    void: str | None = None
+
+
+def _owner_words(unit: Unit, colour: Colour) -> str:
+    return (
+        f"your {unit.kind.value}"
+        if unit.owner is colour
+        else f"{unit.owner.title}'s {unit.kind.value}"
+    )
+
+
+def find_unit(state: State, colour: Colour, sector_text: str) -> tuple[Unit | None, str | None]:
+    """The empire's unit in the named sector, or why there is none."""
+    sector = state.galaxy.resolve(sector_text)
+    if sector is None:
+        return None, f"there is no sector {sector_text} in this galaxy"
+    unit = state.unit_at.get(sector)
+    if unit is None:
+        if any(c.sector == sector and c.owner is colour for c in state.craft):
+            return None, (
+                f"only strike craft are in {sector}; craft take no orders of their own, "
+                "they go where their carrier's DEPLOY and RECALL send them (R3.5)"
+            )
+        return None, f"you have no unit in {sector}"
+    if unit.owner is not colour:
+        return None, f"the unit in {sector} is {unit.owner.title}'s {unit.kind.value}, not yours"
+    return unit, None
+
+
+def check_order(state: State, colour: Colour, order: Order) -> Checked:
+    """Check one order for ``colour`` on ``state`` (R3.3, R3.4).
+
+    Only what the position at the start of the turn decides is checked here; what depends on
+    other orders (bounces, combats, supports whose target moved away) is the adjudicator's.
+    """
+    unit, problem = find_unit(state, colour, order.sector)
+    if unit is None:
+        return Checked(None, None, problem)
+    if order.kind is OrderKind.HOLD or order.kind is OrderKind.CLAIM:
+        same = order.sector == unit.sector
+        return Checked(order if same else Order(order.kind, unit.sector), unit, None)
+    galaxy = state.galaxy
+    targets = []
+    for text in order.targets:
+        sector = galaxy.resolve(text)
+        if sector is None:
+            return Checked(None, unit, f"there is no sector {text} in this galaxy")
+        targets.append(sector)
+    if order.sector == unit.sector and tuple(targets) == order.targets:
+        canonical = order
+    else:
+        canonical = Order(order.kind, unit.sector, tuple(targets))
+    here = unit.sector
+    kind = order.kind
+
+    def void(reason: str) -> Checked:
+        return Checked(canonical, unit, reason)
+
+    if kind in (OrderKind.MOVE, OrderKind.ADVANCE):
+        target = targets[0]
+        if not galaxy.adjacent(here, target):
+            return void(f"{target} is not next to {here}; units go one sector at a time")
+        if unit.kind is UnitType.CARRIER and state.craft_of(unit.id):
+            out = ", ".join(c.sector for c in state.craft_of(unit.id))
+            return void(
+                f"this carrier has strike craft out (in {out}); it can only move once it has "
+                "recalled them all (R4.2)"
+            )
+        if kind is OrderKind.MOVE and target in state.unit_at:
+            occupant = state.unit_at[target]
+            return void(
+                f"{target} is occupied by {_owner_words(occupant, colour)}; MOVE only goes into "
+                "an empty sector (ADVANCE to attack)"
+            )
+    elif kind is OrderKind.SUPPORT:
+        target = targets[0]
+        if target == here:
+            return void("a unit cannot support itself; HOLD adds its own strength already")
+        if state.rules.support_range is SupportRange.ADJACENT and not galaxy.adjacent(here, target):
+            return void(f"{target} is not next to {here}; support reaches adjacent sectors only")
+    elif kind in (OrderKind.DEPLOY, OrderKind.RECALL):
+        if unit.kind is not UnitType.CARRIER:
+            return void(
+                f"only a carrier can {kind.value}; the unit in {here} is a {unit.kind.value}"
+            )
+        if kind is OrderKind.DEPLOY:
+            for target in targets:
+                if not galaxy.adjacent(here, target):
+                    return void(f"{target} is not next to {here}; craft deploy to adjacent sectors")
+        else:
+            wanted = Counter(targets)
+            for source, count in wanted.items():
+                if source != here and not galaxy.adjacent(here, source):
+                    return void(
+                        f"{source} is not next to {here}; a carrier recalls craft from its own "
+                        "or an adjacent sector"
+                    )
+                present = sum(1 for c in state.craft if c.sector == source and c.owner is colour)
+                if present < count:
+                    have = "no" if present == 0 else f"only {present}"
+                    return void(
+                        f"you have {have} strike craft in {source}"
+                        + (f" but recall {count} from there" if present else " to recall")
+                    )
+    return Checked(canonical, unit, None)
+
+
+class Entry(NamedTuple):
+    """One order line with its check, as it stands in a unit's order slot."""
+
+    line: SheetLine
+    checked: Checked
+
+    @property
+    def void(self) -> str | None:
+        if self.line.error is not None:
+            return str(self.line.error)
+        return self.checked.void
+
+
+@dataclasses.dataclass
+class Assignment:
+    """An order sheet split per unit (R3.2).
+
+    ``main`` holds each unit's single order; a carrier may instead hold ``recall`` and/or
+    ``deploy``. ``unplaced`` lines belong to no unit of the empire; ``replaced`` lines were
+    overwritten by a later line for the same unit (with the replacing line's number).
+    """
+
+    colour: Colour
+    main: dict[UnitId, Entry] = dataclasses.field(default_factory=dict)
+    recall: dict[UnitId, Entry] = dataclasses.field(default_factory=dict)
+    deploy: dict[UnitId, Entry] = dataclasses.field(default_factory=dict)
+    unplaced: list[Entry] = dataclasses.field(default_factory=list)
+    replaced: list[tuple[Entry, int]] = dataclasses.field(default_factory=list)
+
+    def entries(self) -> list[Entry]:
+        """Every entry still standing, in line order."""
+        standing = [*self.main.values(), *self.recall.values(), *self.deploy.values()]
+        return sorted(standing, key=lambda e: e.line.line)
+
+
+def assign_orders(state: State, colour: Colour, sheet: OrderSheet) -> Assignment:
+    """Give each line of ``sheet`` to the unit it names, the last line winning (R3.2)."""
+    result = Assignment(colour)
+    for sheet_line in sheet.lines:
+        if sheet_line.order is not None:
+            checked = check_order(state, colour, sheet_line.order)
+        else:
+            unit = None
+            if sheet_line.sector is not None:
+                unit, _ = find_unit(state, colour, sheet_line.sector)
+            checked = Checked(None, unit, None)
+        entry = Entry(sheet_line, checked)
+        unit = checked.unit
+        if unit is None:
+            result.unplaced.append(entry)
+            continue
+        uid = unit.id
+        target = result.main
+        clears = [result.main]
+        if unit.kind is UnitType.CARRIER:
+            kind = sheet_line.kind
+            if kind is OrderKind.RECALL:
+                target = result.recall
+                clears.append(target)
+            elif kind is OrderKind.DEPLOY:
+                target = result.deploy
+                clears.append(target)
+            else:
+                clears += (result.recall, result.deploy)
+        for slot in clears:
+            previous = slot.pop(uid, None)
+            if previous is not None:
+                result.replaced.append((previous, sheet_line.line))
+        target[uid] = entry
+    _check_deploy_counts(state, result)
+    return result
+
+
+def _check_deploy_counts(state: State, result: Assignment) -> None:
+    """A DEPLOY may send no more craft than are docked, counting its own RECALL's craft."""
+    for unit_id, entry in list(result.deploy.items()):
+        order = entry.checked.order
+        if entry.void is not None or order is None:
+            continue
+        unit = state.unit_by_id[unit_id]
+        recall = result.recall.get(unit_id)
+        coming = 0
+        if recall is not None and recall.void is None and recall.checked.order is not None:
+            coming = len(recall.checked.order.targets)
+        if len(order.targets) > unit.docked + coming:
+            docked = f"{unit.docked} craft docked" if unit.docked else "no craft docked"
+            extra = f" and recalls {coming}" if coming else ""
+            result.deploy[unit_id] = Entry(
+                entry.line,
+                Checked(
+                    order,
+                    unit,
+                    f"this carrier has {docked}{extra}, so it cannot deploy {len(order.targets)}",
+                ),
+            )

@@ -1,0 +1,1 @@
+"""Panel drivers built on gpiozero and pyserial (planned)."""

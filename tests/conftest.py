@@ -1,0 +1,191 @@
+"""Shared pytest configuration and fixtures for the Cluster Companion test suite.
+
+The rulebook tests (``test_r*.py``, ``test_rulebook_claims.py``) build positions in one line
+with the ``board`` fixture and play a turn with ``play``. The two stock maps, with every
+sector worth 1 mineral unless a test says otherwise::
+
+    "line":  S1 - S2 - S3 - S4 - S5
+
+    "grid":  S1 - S2 - S3
+             |    |    |
+             S4 - S5 - S6
+             |    |    |
+             S7 - S8 - S9
+
+Any other map is given as its list of edges: ``board([("S1", "S2"), ("S2", "S10")], ...)``.
+
+Units are ``(colour, type, sector)`` or, for a carrier, ``(colour, "carrier", sector, docked)``;
+they are numbered 1, 2, 3 ... in the order listed. A deployed strike craft is
+``(carrier's sector, craft's sector)``. Empires are seated in the rulebook's colour order
+(Red, Green, Blue, Yellow, ...) and their home is their first unit's sector. Build-phase
+tests pass ``phase=Phase.BUILD`` (and usually ``turn=2``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from companion import (
+    Colour,
+    Craft,
+    Empire,
+    Galaxy,
+    HouseRules,
+    Phase,
+    Sector,
+    State,
+    TurnResult,
+    Unit,
+    UnitType,
+    adjudicate,
+)
+from companion.atoms import sector_sort_key
+
+MAPS: dict[str, tuple[int, list[tuple[str, str]]]] = {
+    "line": (5, [("S1", "S2"), ("S2", "S3"), ("S3", "S4"), ("S4", "S5")]),
+    "grid": (
+        9,
+        [
+            ("S1", "S2"),
+            ("S2", "S3"),
+            ("S4", "S5"),
+            ("S5", "S6"),
+            ("S7", "S8"),
+            ("S8", "S9"),
+            ("S1", "S4"),
+            ("S4", "S7"),
+            ("S2", "S5"),
+            ("S5", "S8"),
+            ("S3", "S6"),
+            ("S6", "S9"),
+        ],
+    ),
+}
+
+UnitSpec = tuple[Any, ...]
+
+
+def _colour(value: Colour | str) -> Colour:
+    return value if isinstance(value, Colour) else Colour.parse(value)
+
+
+def make_board(
+    map: str | Iterable[tuple[str, str]] = "grid",
+    *,
+    units: Sequence[UnitSpec] = (),
+    craft: Sequence[tuple[str, str]] = (),
+    claims: Mapping[str, Colour | str] | None = None,
+    minerals: Mapping[str, int] | None = None,
+    empires: Iterable[Colour | str] = (),
+    stockpiled: Iterable[Colour | str] = (),
+    rules: HouseRules | None = None,
+    turn: int = 1,
+    phase: Phase = Phase.ORDERS,
+) -> State:
+    """A position in one call; see the module docstring for the notation."""
+    if isinstance(map, str):
+        count, edges = MAPS[map]
+        ids = [f"S{n}" for n in range(1, count + 1)]
+    else:
+        edges = list(map)
+        ids = sorted({s for edge in edges for s in edge}, key=sector_sort_key)
+    values = dict(minerals or {})
+    galaxy = Galaxy.from_sectors([Sector(s, values.get(s, 1)) for s in ids], edges)
+
+    placed = []
+    for number, (colour, kind, sector, *docked) in enumerate(units, start=1):
+        placed.append(
+            Unit(number, _colour(colour), UnitType.parse(kind), sector, docked[0] if docked else 0)
+        )
+    by_sector = {u.sector: u for u in placed}
+    deployed = [
+        Craft(by_sector[carrier].id, by_sector[carrier].owner, sector) for carrier, sector in craft
+    ]
+    claim_map = {s: _colour(c) for s, c in (claims or {}).items()}
+
+    colours = {_colour(c) for c in empires} | {u.owner for u in placed} | set(claim_map.values())
+    saved = {_colour(c) for c in stockpiled}
+    seated = []
+    for seat, colour in enumerate(sorted(colours, key=lambda c: c.rank), start=1):
+        home = next(
+            (u.sector for u in placed if u.owner is colour),
+            next((s for s, c in claim_map.items() if c is colour), ids[0]),
+        )
+        seated.append(Empire(colour, seat, home, stockpiled=colour in saved))
+    return State.create(
+        galaxy=galaxy,
+        rules=rules or HouseRules(),
+        empires=seated,
+        units=placed,
+        craft=deployed,
+        claims=claim_map,
+        turn=turn,
+        phase=phase,
+    )
+
+
+def play_turn(state: State, **orders: str) -> TurnResult:
+    """Adjudicate one turn with each empire's orders given by colour name: ``red="HOLD S1"``.
+
+    Every position a turn leaves behind must keep the invariants of a legal state.
+    """
+    result = adjudicate(state, {Colour.parse(name): text for name, text in orders.items()})
+    result.state.check()
+    return result
+
+
+def describe_units(state: State) -> dict[str, str]:
+    """Every unit by sector: ``{"S2": "red destroyer", "S5": "blue carrier (3 docked)"}``."""
+    out = {}
+    for unit in state.units:
+        text = f"{unit.owner.value} {unit.kind.value}"
+        if unit.kind is UnitType.CARRIER:
+            text += f" ({unit.docked} docked)"
+        out[unit.sector] = text
+    return out
+
+
+def describe_craft(state: State) -> dict[str, list[str]]:
+    """Deployed strike craft by sector: ``{"S3": ["red", "red"]}``."""
+    out: dict[str, list[str]] = {}
+    for c in state.craft:
+        out.setdefault(c.sector, []).append(c.owner.value)
+    return {s: sorted(v) for s, v in out.items()}
+
+
+def describe_claims(state: State) -> dict[str, str]:
+    """Claims by sector: ``{"S1": "red"}``."""
+    return {s: c.value for s, c in state.claims}
+
+
+@pytest.fixture
+def board() -> Callable[..., State]:
+    """``board("line", units=[("red", "destroyer", "S1")], claims={"S1": "red"})``."""
+    return make_board
+
+
+@pytest.fixture
+def play() -> Callable[..., TurnResult]:
+    """``play(state, red="ADVANCE S1 S2", blue="HOLD S2")``: the turn's TurnResult."""
+    return play_turn
+
+
+@pytest.fixture
+def pieces() -> Callable[[State], dict[str, str]]:
+    """``pieces(state) == {"S2": "red destroyer"}``: where the units stand."""
+    return describe_units
+
+
+@pytest.fixture
+def craft_at() -> Callable[[State], dict[str, list[str]]]:
+    """``craft_at(state) == {"S3": ["red"]}``: where the deployed strike craft are."""
+    return describe_craft
+
+
+@pytest.fixture
+def claimed() -> Callable[[State], dict[str, str]]:
+    """``claimed(state) == {"S1": "red"}``: who claims what."""
+    return describe_claims

@@ -1,0 +1,1 @@
+"""The Flask site: the table's web interface (planned)."""
