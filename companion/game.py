@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.adjudication import adjudicate
 from companion.atoms import Colour, SectorId, UnitId
+from companion.corrections import Correction
 from companion.economy import BuildPlan, apply_builds
 from companion.errors import StateError
 from companion.orders import OrderSheet
@@ -32,7 +33,7 @@ class Step:
     """One recorded step: its kind, its inputs as text, what it did, and the state's digest."""
 
     kind: str
-    """``orders``, ``retreats`` or ``builds``."""
+    """``orders``, ``retreats``, ``builds``, ``correction`` or ``undo``."""
     turn: int
     inputs: Mapping[str, str]
     """Per empire colour (orders, build plans) or per unit id (retreat choices)."""
@@ -57,6 +58,8 @@ class Game:
         self.seed = seed
         self.state = initial
         self.steps: list[Step] = []
+        self.undoable: list[tuple[Correction, State]] = []
+        """Corrections since the last played step, with the position before each."""
 
     @property
     def over(self) -> bool:
@@ -106,6 +109,30 @@ class Game:
         )
         return notes
 
+    def correct(self, correction: Correction) -> State:
+        """Apply a host's correction (see :mod:`companion.corrections`) and record it."""
+        before = self.state
+        state = correction.apply(before)
+        self._step(
+            "correction",
+            {"text": correction.text(), "reason": correction.reason},
+            {"notes": [f"corrected: {correction.text()}"]},
+            state,
+        )
+        self.undoable.append((correction, before))
+        return state
+
+    def undo(self) -> Correction:
+        """Undo the latest correction, as long as nothing was played since; return it."""
+        if not self.undoable:
+            raise StateError(
+                "there is no correction to undo since the last turn was played; "
+                "make a new correction instead"
+            )
+        correction, before = self.undoable.pop()
+        self._step("undo", {}, {"notes": [f"undid: {correction.text()}"]}, before)
+        return correction
+
     def _step(
         self,
         kind: str,
@@ -118,6 +145,8 @@ class Game:
         step = Step(kind, self.state.turn if turn is None else turn, inputs, result, digest(state))
         self.steps.append(step)
         self.state = state
+        if kind not in ("correction", "undo"):
+            self.undoable.clear()
 
     def apply(self, step: Step) -> None:
         """Replay one recorded step, checking it lands on the recorded digest."""
@@ -127,6 +156,10 @@ class Game:
             self.retreat({int(u): s for u, s in step.inputs.items()})
         elif step.kind == "builds":
             self.build({Colour(c): t for c, t in step.inputs.items()})
+        elif step.kind == "correction":
+            self.correct(Correction.parse(step.inputs["text"], step.inputs.get("reason", "")))
+        elif step.kind == "undo":
+            self.undo()
         else:
             raise StateError(f"unknown step kind {step.kind!r}")
         if self.steps[-1].digest != step.digest:

@@ -1,0 +1,528 @@
+"""The table service: every table's commands, clocks and storage behind one lock.
+
+Concurrency (see docs/architecture.md): request threads, the timer thread and GPIO or serial
+callbacks all call in here; one :class:`threading.RLock` serialises every command and every
+tick. A command is validated against the table in memory, applied, written to SQLite in one
+transaction (``synchronous=FULL``), and only then acknowledged and published. If the write
+fails, the table is rebuilt from disk, so memory never runs ahead of what is stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+import uuid
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.errors import CompanionError, StateError
+from companion.galaxy import Galaxy
+from companion.record import GameRecord
+from companion.service.clock import Clock, SystemClock
+from companion.service.events import Event, EventBus, Subscription
+from companion.service.local_cluster import LocalClusterSession, LocalClusterSetup
+from companion.service.session import GameSession, GameSetup, Stage, SubmissionError
+from companion.service.storage import LogEntry, Storage, StorageError
+from companion.service.table import Applied, Table
+from companion.settings import HouseRules
+
+MAX_NAME = 40
+MAX_REQUEST_ID = 64
+MAX_TEXT = 20_000
+MAX_EXTEND = 3600
+
+
+def _hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def _load_setup(data: Mapping[str, Any]) -> GameSetup:
+    if data.get("game") != "local-cluster":
+        raise StorageError(f"this version cannot play {data.get('game')!r} tables")
+    return LocalClusterSetup.from_dict(data)
+
+
+def _load_session(data: Mapping[str, Any], steps: list[Mapping[str, Any]]) -> GameSession:
+    if data.get("game") != "local-cluster":
+        raise StorageError(f"this version cannot play {data.get('game')!r} tables")
+    return LocalClusterSession.restore(data, steps)
+
+
+class TableService:
+    """All tables of one database. Use as a context manager, or call :meth:`close`."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        clock: Clock | None = None,
+        bus: EventBus | None = None,
+    ) -> None:
+        self.storage = storage
+        self.clock: Clock = clock or SystemClock()
+        self.bus = bus or EventBus()
+        self.lock = threading.RLock()
+        self.tables: dict[str, Table] = {}
+        self._stop = threading.Event()
+        self._timer: threading.Thread | None = None
+        self.closed = False
+        with self.lock:
+            for table_id in storage.table_ids():
+                self.tables[table_id] = self._rebuild(table_id)
+            self._catch_up_all(self.clock.now())
+
+    # Life cycle ------------------------------------------------------------------------------
+
+    def start_timer(self) -> None:
+        """Tick every second in a background thread: deadlines and timer events."""
+        if self._timer is None:
+            self._timer = threading.Thread(target=self._run_timer, name="table-timer", daemon=True)
+            self._timer.start()
+
+    def _run_timer(self) -> None:
+        while not self.clock.wait(1.0, self._stop):
+            try:
+                self.tick()
+            except CompanionError:  # pragma: no cover - logged by the caller's handler
+                continue
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self._stop.set()
+        if self._timer is not None:
+            self._timer.join(timeout=5)
+        with self.lock:
+            self.storage.close()
+            self.closed = True
+
+    def __enter__(self) -> TableService:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def subscribe(self, table_id: str | None = None) -> Subscription:
+        return self.bus.subscribe(table_id)
+
+    # Rebuilding --------------------------------------------------------------------------------
+
+    def _rebuild(self, table_id: str) -> Table:
+        stored = self.storage.load(table_id)
+        if stored.snapshot is not None:
+            table = Table.restore(
+                stored.snapshot,
+                list(stored.steps),
+                stored.requests,
+                _load_setup,
+                _load_session,
+            )
+            entries = stored.entries
+        else:
+            first, *rest = stored.entries
+            table = self._table_from(first)
+            table.requests = set(stored.requests)
+            entries = tuple(rest)
+        for entry in entries:
+            table.apply(entry)
+        return table
+
+    def _table_from(self, entry: LogEntry) -> Table:
+        if entry.kind != "create" or entry.seq != 1:
+            raise StorageError("a table's log must begin with its creation")
+        data = entry.data
+        table = Table(
+            data["id"], data["name"], _load_setup(data["setup"]), data["host_hash"], entry.at
+        )
+        table.seq = 1
+        return table
+
+    def _catch_up_all(self, now: float) -> None:
+        for table in self.tables.values():
+            self._catch_up(table, now)
+
+    def _catch_up(self, table: Table, now: float) -> None:
+        """End every stage whose deadline has passed, each at its own deadline (R8.2)."""
+        while (
+            table.deadline is not None
+            and not table.paused
+            and table.stage not in (Stage.LOBBY, Stage.OVER)
+            and table.deadline <= now
+        ):
+            self._commit(table, "end", {"reason": "deadline"}, at=table.deadline)
+
+    # Committing ------------------------------------------------------------------------------
+
+    def _commit(
+        self,
+        table: Table,
+        kind: str,
+        data: Mapping[str, Any],
+        *,
+        at: float | None = None,
+        request_id: str | None = None,
+    ) -> Applied:
+        """Apply an entry, store it durably, then publish what it caused."""
+        entry = LogEntry(
+            table.seq + 1, self.clock.now() if at is None else at, kind, dict(data), request_id
+        )
+        try:
+            applied = table.apply(entry)
+        except CompanionError:
+            self.tables[table.id] = self._rebuild(table.id)
+            raise
+        snapshot = table.snapshot() if applied.snapshot else None
+        try:
+            self.storage.append(table.id, entry, steps=applied.steps, snapshot=snapshot)
+        except StorageError:
+            self.tables[table.id] = self._rebuild(table.id)
+            raise
+        for event in applied.events:
+            self.bus.publish(event)
+        return applied
+
+    def _table(self, table_id: str) -> Table:
+        if self.closed:
+            raise StateError("the table service has been closed")
+        table = self.tables.get(table_id)
+        if table is None:
+            raise StateError(f"there is no table {table_id!r}")
+        self._catch_up(table, self.clock.now())
+        return table
+
+    # Tables ------------------------------------------------------------------------------------
+
+    def create_table(
+        self,
+        name: str,
+        players: int,
+        *,
+        seed: int | None = None,
+        rules: HouseRules | None = None,
+        galaxy: Galaxy | None = None,
+        roll_minerals: bool = True,
+    ) -> tuple[str, str]:
+        """A new table in its lobby; returns (table id, host secret). Keep the secret."""
+        name = _clean_name(name, "table name")
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        setup = LocalClusterSetup(
+            players, seed=seed, rules=rules, galaxy=galaxy, roll_minerals=roll_minerals
+        )
+        secret = secrets.token_urlsafe(16)
+        with self.lock:
+            table_id = uuid.uuid4().hex[:10]
+            at = self.clock.now()
+            entry = LogEntry(
+                1,
+                at,
+                "create",
+                {
+                    "id": table_id,
+                    "name": name,
+                    "setup": setup.to_dict(),
+                    "host_hash": _hash(secret),
+                },
+            )
+            table = self._table_from(entry)
+            self.storage.create_table(table_id, name, setup.game, at, entry)
+            self.tables[table_id] = table
+            self.bus.publish(Event("table_created", table_id, at, {"name": name}))
+        return table_id, secret
+
+    def import_record(self, record_json: str | bytes, name: str) -> tuple[str, str]:
+        """A new table that carries on from a game record (checked and replayed first)."""
+        record = GameRecord.from_json(record_json)
+        data = record.to_dict()
+        name = _clean_name(name, "table name")
+        setup = LocalClusterSetup(len(record.setup.empires), seed=record.seed or 0, record=data)
+        secret = secrets.token_urlsafe(16)
+        with self.lock:
+            table_id = uuid.uuid4().hex[:10]
+            at = self.clock.now()
+            entry = LogEntry(
+                1,
+                at,
+                "create",
+                {
+                    "id": table_id,
+                    "name": name,
+                    "setup": setup.to_dict(),
+                    "host_hash": _hash(secret),
+                },
+            )
+            table = self._table_from(entry)
+            self.storage.create_table(table_id, name, setup.game, at, entry)
+            self.tables[table_id] = table
+            self.bus.publish(Event("table_created", table_id, at, {"name": name}))
+            self._commit(table, "start", {})
+        return table_id, secret
+
+    def table_ids(self) -> list[str]:
+        with self.lock:
+            return list(self.tables)
+
+    def table(self, table_id: str) -> Table:
+        """The live table (read it under :attr:`lock` if other threads are running)."""
+        with self.lock:
+            return self._table(table_id)
+
+    def check_host(self, table_id: str, secret: str) -> bool:
+        with self.lock:
+            return hmac.compare_digest(self._table(table_id).host_hash, _hash(secret))
+
+    def seat_for_token(self, table_id: str, token: str) -> int | None:
+        """The seat whose token this is (compared in constant time), or None."""
+        with self.lock:
+            wanted = _hash(token)
+            found = None
+            for seat in self._table(table_id).seats.values():
+                if seat.token_hash and hmac.compare_digest(seat.token_hash, wanted):
+                    found = seat.number
+            return found
+
+    # Seats -------------------------------------------------------------------------------------
+
+    def join(self, table_id: str, seat: int, name: str) -> str:
+        """Take a free seat; returns the seat's secret token (the join link holds it)."""
+        name = _clean_name(name, "player name")
+        with self.lock:
+            table = self._table(table_id)
+            record = table.require_seat(seat)
+            if record.joined:
+                raise StateError(f"seat {seat} is taken; the host can re-issue its link")
+            token = secrets.token_urlsafe(16)
+            self._commit(table, "join", {"seat": seat, "name": name, "token_hash": _hash(token)})
+            return token
+
+    def reissue(self, table_id: str, seat: int) -> str:
+        """A new token for a seat (a new phone); the old one stops working."""
+        with self.lock:
+            table = self._table(table_id)
+            table.require_seat(seat)
+            token = secrets.token_urlsafe(16)
+            self._commit(table, "reissue", {"seat": seat, "token_hash": _hash(token)})
+            return token
+
+    def choose(self, table_id: str, seat: int, choice: Mapping[str, Any]) -> dict[str, Any]:
+        """A seat's setup choice (Local Cluster: colour and home), in rulebook 3.2's order."""
+        with self.lock:
+            table = self._table(table_id)
+            record = table.require_seat(seat)
+            if table.stage is not Stage.LOBBY:
+                raise StateError("the game has started; choices are made before it starts")
+            if not record.joined:
+                raise StateError(f"seat {seat} has not joined yet")
+            turn = table.next_to_choose()
+            if turn != seat:
+                raise StateError(f"it is seat {turn}'s turn to choose (rulebook 3.2)")
+            taken = {n: s.choice for n, s in table.seats.items() if s.choice is not None}
+            canonical = table.setup.check_choice(seat, choice, taken)
+            self._commit(table, "choose", {"seat": seat, "choice": canonical})
+            return canonical
+
+    # Submissions -------------------------------------------------------------------------------
+
+    def _playing_seat(self, table: Table, seat: int) -> None:
+        record = table.require_seat(seat)
+        if not record.joined:
+            raise StateError(f"seat {seat} has not joined this table")
+        session = table.require_session()
+        if seat not in session.active_seats():
+            raise StateError(f"seat {seat} has been eliminated and now only watches")
+
+    def submit(self, table_id: str, seat: int, text: str, *, request_id: str | None = None) -> str:
+        """Orders, retreat choices or a build plan for the current stage, replacing the seat's
+        earlier submission. Returns the canonical text once it is durably stored."""
+        if len(text) > MAX_TEXT:
+            raise SubmissionError(
+                [f"that is {len(text)} characters; a submission is at most {MAX_TEXT}"]
+            )
+        _check_request_id(request_id)
+        with self.lock:
+            table = self._table(table_id)
+            if request_id is not None and request_id in table.requests:
+                return table.submissions.get(seat, "")
+            self._playing_seat(table, seat)
+            if table.stage not in (Stage.COMMAND, Stage.RETREATS, Stage.BUILD):
+                raise StateError(_not_accepting(table))
+            session = table.require_session()
+            if seat not in session.owing():
+                raise StateError(
+                    f"seat {seat} has nothing to submit in the {table.stage.title} phase"
+                )
+            canonical = session.check_submission(seat, text)
+            self._commit(table, "submit", {"seat": seat, "text": canonical}, request_id=request_id)
+            return canonical
+
+    def set_ready(
+        self, table_id: str, seat: int, ready: bool = True, *, request_id: str | None = None
+    ) -> bool:
+        """Mark a seat ready (in the command phase: its orders are final); may end the stage."""
+        _check_request_id(request_id)
+        with self.lock:
+            table = self._table(table_id)
+            if request_id is not None and request_id in table.requests:
+                return seat in table.ready
+            self._playing_seat(table, seat)
+            if table.stage in (Stage.LOBBY, Stage.OVER):
+                raise StateError(_not_accepting(table))
+            if seat not in table.participants():
+                raise StateError(f"seat {seat} has nothing to do in the {table.stage.title} phase")
+            self._commit(table, "ready", {"seat": seat, "ready": ready}, request_id=request_id)
+            return ready
+
+    # Host controls -----------------------------------------------------------------------------
+
+    def pause(self, table_id: str) -> None:
+        with self.lock:
+            table = self._running(table_id)
+            if table.paused:
+                raise StateError("the table is already paused")
+            self._commit(table, "pause", {})
+
+    def resume(self, table_id: str) -> None:
+        with self.lock:
+            table = self._running(table_id)
+            if not table.paused:
+                raise StateError("the table is not paused")
+            self._commit(table, "resume", {})
+
+    def extend(self, table_id: str, seconds: float) -> None:
+        if not 1 <= seconds <= MAX_EXTEND:
+            raise StateError(f"extend by 1 to {MAX_EXTEND} seconds, not {seconds}")
+        with self.lock:
+            self._commit(self._running(table_id), "extend", {"seconds": float(seconds)})
+
+    def skip(self, table_id: str) -> None:
+        """End the current stage now, as if its deadline had come."""
+        with self.lock:
+            self._commit(self._running(table_id), "end", {"reason": "skip"})
+
+    def correct(self, table_id: str, text: str, reason: str) -> None:
+        """Correct the tracked position (see companion.corrections); recorded with its reason."""
+        if not reason.strip():
+            raise StateError("say why: a correction needs a reason")
+        if len(text) > 200 or len(reason) > 500:
+            raise StateError("a correction is at most 200 characters, its reason at most 500")
+        with self.lock:
+            table = self._running(table_id)
+            self._dry_run(table, lambda s: s.correct(text, reason))
+            self._commit(table, "correct", {"text": text, "reason": reason.strip()})
+
+    def undo(self, table_id: str) -> None:
+        with self.lock:
+            table = self._running(table_id)
+            self._dry_run(table, lambda s: s.undo())
+            self._commit(table, "undo", {})
+
+    def _dry_run(self, table: Table, action: Callable[[GameSession], object]) -> None:
+        """Try an action on a copy of the session so a refusal never touches the table."""
+        session = table.require_session()
+        copy = _load_session(session.snapshot(), [])
+        action(copy)
+
+    def _running(self, table_id: str) -> Table:
+        table = self._table(table_id)
+        if table.stage in (Stage.LOBBY, Stage.OVER):
+            raise StateError(
+                f"the table is {table.stage.title.lower()}; there is no phase to control"
+            )
+        return table
+
+    # Time ----------------------------------------------------------------------------------------
+
+    def tick(self) -> None:
+        """Apply passed deadlines and publish a timer event for every running table."""
+        with self.lock:
+            now = self.clock.now()
+            for table in list(self.tables.values()):
+                self._catch_up(table, now)
+                remaining = table.remaining(now)
+                if remaining is not None and table.stage not in (Stage.LOBBY, Stage.OVER):
+                    self.bus.publish(
+                        Event(
+                            "tick",
+                            table.id,
+                            now,
+                            {
+                                "stage": table.stage.value,
+                                "remaining": round(remaining, 3),
+                                "paused": table.paused,
+                            },
+                        )
+                    )
+
+    # Views ---------------------------------------------------------------------------------------
+
+    def view(self, table_id: str, seat: int | None = None) -> dict[str, Any]:
+        """What a screen may show: public facts, plus a seat's own private ones when given.
+
+        Pending submissions are never in the public part, only whether each seat submitted.
+        """
+        with self.lock:
+            table = self._table(table_id)
+            now = self.clock.now()
+            out: dict[str, Any] = {
+                "id": table.id,
+                "name": table.name,
+                "stage": table.stage.value,
+                "turn": table.turn,
+                "paused": table.paused,
+                "remaining": table.remaining(now),
+                "deadline": table.deadline,
+                "seats": [
+                    {
+                        "seat": s.number,
+                        "name": s.name,
+                        "joined": s.joined,
+                        "choice": s.choice,
+                        "ready": s.number in table.ready,
+                        "submitted": s.number in table.submissions,
+                    }
+                    for s in table.seats.values()
+                ],
+                "next_to_choose": table.next_to_choose() if table.stage is Stage.LOBBY else None,
+                "last": table.last_summary,
+            }
+            if table.session is None:
+                out["setup"] = table.setup.public()
+            else:
+                out["game"] = table.session.public()
+            if seat is not None:
+                table.require_seat(seat)
+                private: dict[str, Any] = {"seat": seat}
+                if table.session is not None and seat in table.session.active_seats():
+                    private.update(table.session.private(seat))
+                private["submission"] = table.submissions.get(seat)
+                out["you"] = private
+            return out
+
+    def export(self, table_id: str) -> str:
+        """The table's game record JSON (see docs/state-format.md)."""
+        with self.lock:
+            return self._table(table_id).require_session().record_json()
+
+
+def _clean_name(name: str, what: str) -> str:
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise StateError(f"the {what} is empty")
+    if len(cleaned) > MAX_NAME or not cleaned.isprintable():
+        raise StateError(f"the {what} must be up to {MAX_NAME} printable characters")
+    return cleaned
+
+
+def _check_request_id(request_id: str | None) -> None:
+    if request_id is not None and not (0 < len(request_id) <= MAX_REQUEST_ID):
+        raise StateError(f"a request id is 1 to {MAX_REQUEST_ID} characters")
+
+
+def _not_accepting(table: Table) -> str:
+    if table.stage is Stage.LOBBY:
+        return "the game has not started yet"
+    if table.stage is Stage.OVER:
+        return "the game is over"
+    return f"nothing is submitted in the {table.stage.title} phase"

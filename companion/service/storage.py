@@ -1,0 +1,342 @@
+"""Durable storage in one SQLite file: per table an append-only log plus per-turn snapshots.
+
+* WAL journal, ``synchronous=FULL``: a commit is on disk before :meth:`Storage.append` returns,
+  so the service acknowledges a submission only once it would survive a pulled plug.
+* The log and the recorded game steps are append-only (triggers refuse UPDATE and DELETE).
+* The schema is versioned (``PRAGMA user_version``) and migrated forward at open.
+* A file that is not ours, is damaged, or was written by a newer version is refused with a
+  clear :class:`StorageError` and never written to.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError
+
+APPLICATION_ID = 0x434C4343  # "CLCC": Cluster Companion
+DEFAULT_PATH = Path("var/companion.db")
+ENVIRONMENT_VARIABLE = "COMPANION_DB"
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: tables, their logs, snapshots and recorded game steps.
+    """
+    CREATE TABLE tables (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        game TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE TABLE log (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        seq INTEGER NOT NULL,
+        at REAL NOT NULL,
+        kind TEXT NOT NULL,
+        request_id TEXT,
+        data TEXT NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    );
+    CREATE UNIQUE INDEX log_request ON log (table_id, request_id) WHERE request_id IS NOT NULL;
+    CREATE TABLE snapshots (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        seq INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    );
+    CREATE TABLE steps (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        n INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (table_id, n)
+    );
+    CREATE TRIGGER log_append_only_update BEFORE UPDATE ON log
+        BEGIN SELECT RAISE(ABORT, 'the table log is append-only'); END;
+    CREATE TRIGGER log_append_only_delete BEFORE DELETE ON log
+        BEGIN SELECT RAISE(ABORT, 'the table log is append-only'); END;
+    CREATE TRIGGER steps_append_only_update BEFORE UPDATE ON steps
+        BEGIN SELECT RAISE(ABORT, 'recorded game steps are append-only'); END;
+    CREATE TRIGGER steps_append_only_delete BEFORE DELETE ON steps
+        BEGIN SELECT RAISE(ABORT, 'recorded game steps are append-only'); END;
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class StorageError(CompanionError, RuntimeError):
+    """The database cannot be used; the message says which file and why."""
+
+
+@dataclasses.dataclass(frozen=True)
+class LogEntry:
+    """One accepted command of a table's log."""
+
+    seq: int
+    at: float
+    kind: str
+    data: Mapping[str, Any]
+    request_id: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Stored:
+    """What is on disk for one table: its latest snapshot, the log after it, its game steps."""
+
+    table_id: str
+    snapshot: Mapping[str, Any] | None
+    snapshot_seq: int
+    entries: tuple[LogEntry, ...]
+    steps: tuple[Mapping[str, Any], ...]
+    requests: frozenset[str]
+
+
+def default_path() -> Path:
+    """The database path: ``$COMPANION_DB`` if set, else ``./var/companion.db``."""
+    return Path(os.environ.get(ENVIRONMENT_VARIABLE) or DEFAULT_PATH)
+
+
+class Storage:
+    """One open database. Not thread-safe by itself: the service serialises every call."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._connection: sqlite3.Connection | None = None
+        self._open()
+
+    # Opening ---------------------------------------------------------------------------------
+
+    def _open(self) -> None:
+        where = str(self.path)
+        if self.path.exists() and self.path.is_dir():
+            raise StorageError(f"{where} is a folder, not a database file")
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        if fresh:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        elif not self._looks_like_sqlite():
+            raise StorageError(
+                f"{where} is not an SQLite database (it may be damaged or another kind of "
+                "file); it was left untouched. Move it away or choose another --db path."
+            )
+        try:
+            connection = sqlite3.connect(where, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as err:
+            raise StorageError(f"cannot open {where}: {err}") from None
+        try:
+            self._check_identity(connection, fresh)
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=FULL")
+            connection.execute("PRAGMA foreign_keys=ON")
+            self._migrate(connection)
+        except sqlite3.DatabaseError as err:
+            connection.close()
+            raise StorageError(
+                f"{where} is damaged or not a database ({err}); it was left untouched"
+            ) from None
+        except StorageError:
+            connection.close()
+            raise
+        self._connection = connection
+
+    def _looks_like_sqlite(self) -> bool:
+        with self.path.open("rb") as handle:
+            return handle.read(16) == b"SQLite format 3\x00"
+
+    def _check_identity(self, connection: sqlite3.Connection, fresh: bool) -> None:
+        where = str(self.path)
+        app_id = connection.execute("PRAGMA application_id").fetchone()[0]
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        names = [r[0] for r in connection.execute("SELECT name FROM sqlite_master")]
+        if app_id == 0 and not names and version == 0:
+            return  # empty: ours to set up
+        if app_id != APPLICATION_ID:
+            shown = ", ".join(sorted(names)[:5]) or "nothing"
+            raise StorageError(
+                f"{where} is an SQLite database of another program (it holds {shown}); "
+                "it was left untouched. Choose another --db path."
+            )
+        if version > SCHEMA_VERSION:
+            raise StorageError(
+                f"{where} was written by a newer Cluster Companion (schema {version}, this one "
+                f"knows up to {SCHEMA_VERSION}); upgrade before using it. It was left untouched."
+            )
+        problems = connection.execute("PRAGMA quick_check").fetchall()
+        if problems != [("ok",)]:
+            first = "; ".join(str(p[0]) for p in problems[:3])
+            raise StorageError(f"{where} is damaged ({first}); it was left untouched")
+
+    def _migrate(self, connection: sqlite3.Connection) -> None:
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        for number in range(version, SCHEMA_VERSION):
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in _statements(MIGRATIONS[number]):
+                    connection.execute(statement)
+                connection.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                connection.execute(f"PRAGMA user_version={number + 1}")
+                connection.execute("COMMIT")
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        if self._connection is None:
+            raise StorageError(f"{self.path} is closed")
+        return self._connection
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    def __enter__(self) -> Storage:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # Writing ---------------------------------------------------------------------------------
+
+    def create_table(self, table_id: str, name: str, game: str, at: float, first: LogEntry) -> None:
+        """Add a table and its first log entry in one transaction."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO tables (id, name, game, created_at) VALUES (?, ?, ?, ?)",
+                (table_id, name, game, at),
+            )
+            self._insert_entry(db, table_id, first)
+
+    def append(
+        self,
+        table_id: str,
+        entry: LogEntry,
+        *,
+        steps: Iterable[tuple[int, Mapping[str, Any]]] = (),
+        snapshot: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Append one log entry, with the game steps and snapshot it produced, atomically."""
+        with self._transaction() as db:
+            self._insert_entry(db, table_id, entry)
+            for number, step in steps:
+                db.execute(
+                    "INSERT INTO steps (table_id, n, data) VALUES (?, ?, ?)",
+                    (table_id, number, _dump(step)),
+                )
+            if snapshot is not None:
+                db.execute(
+                    "INSERT INTO snapshots (table_id, seq, data) VALUES (?, ?, ?)",
+                    (table_id, entry.seq, _dump(snapshot)),
+                )
+
+    @staticmethod
+    def _insert_entry(db: sqlite3.Connection, table_id: str, entry: LogEntry) -> None:
+        db.execute(
+            "INSERT INTO log (table_id, seq, at, kind, request_id, data) VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, entry.seq, entry.at, entry.kind, entry.request_id, _dump(entry.data)),
+        )
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self)
+
+    # Reading ---------------------------------------------------------------------------------
+
+    def table_ids(self) -> list[str]:
+        rows = self.connection.execute("SELECT id FROM tables ORDER BY created_at, id")
+        return [r[0] for r in rows]
+
+    def table_rows(self) -> list[tuple[str, str, str, float]]:
+        rows = self.connection.execute(
+            "SELECT id, name, game, created_at FROM tables ORDER BY created_at, id"
+        )
+        return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+    def load(self, table_id: str) -> Stored:
+        db = self.connection
+        row = db.execute(
+            "SELECT seq, data FROM snapshots WHERE table_id = ? ORDER BY seq DESC LIMIT 1",
+            (table_id,),
+        ).fetchone()
+        snapshot = None if row is None else json.loads(row[1])
+        after = -1 if row is None else row[0]
+        entries = tuple(
+            LogEntry(seq, at, kind, json.loads(data), request_id)
+            for seq, at, kind, request_id, data in db.execute(
+                "SELECT seq, at, kind, request_id, data FROM log WHERE table_id = ? AND seq > ? "
+                "ORDER BY seq",
+                (table_id, after),
+            )
+        )
+        steps = tuple(
+            json.loads(data)
+            for (data,) in db.execute(
+                "SELECT data FROM steps WHERE table_id = ? ORDER BY n", (table_id,)
+            )
+        )
+        requests = frozenset(
+            r[0]
+            for r in db.execute(
+                "SELECT request_id FROM log WHERE table_id = ? AND request_id IS NOT NULL",
+                (table_id,),
+            )
+        )
+        return Stored(table_id, snapshot, after, entries, steps, requests)
+
+    def entries(self, table_id: str) -> list[LogEntry]:
+        """The whole log of a table, in order."""
+        return [
+            LogEntry(seq, at, kind, json.loads(data), request_id)
+            for seq, at, kind, request_id, data in self.connection.execute(
+                "SELECT seq, at, kind, request_id, data FROM log WHERE table_id = ? ORDER BY seq",
+                (table_id,),
+            )
+        ]
+
+
+class _Transaction:
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    def __enter__(self) -> sqlite3.Connection:
+        db = self.storage.connection
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as err:
+            raise StorageError(f"cannot write to {self.storage.path}: {err}") from None
+        return db
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        db = self.storage.connection
+        if kind is None:
+            try:
+                db.execute("COMMIT")
+                return
+            except sqlite3.Error as err:
+                db.execute("ROLLBACK")
+                raise StorageError(f"cannot write to {self.storage.path}: {err}") from None
+        db.execute("ROLLBACK")
+        if isinstance(error, sqlite3.Error):
+            raise StorageError(f"cannot write to {self.storage.path}: {error}") from None
+
+
+def _dump(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration script into statements (triggers keep their inner semicolons)."""
+    statements: list[str] = []
+    current: list[str] = []
+    for line in script.strip().splitlines():
+        current.append(line)
+        joined = "\n".join(current).strip()
+        if joined.endswith(";") and sqlite3.complete_statement(joined):
+            statements.append(joined)
+            current = []
+    if "\n".join(current).strip():
+        statements.append("\n".join(current).strip())
+    return statements

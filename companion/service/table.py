@@ -1,0 +1,306 @@
+"""One table: seats, the stage and its deadline, ready flags and pending submissions.
+
+The table's whole state comes from its log: :meth:`Table.apply` takes one accepted
+:class:`~companion.service.storage.LogEntry` and returns the events it caused. The service runs
+the same ``apply`` live and when it rebuilds a table after a restart, so both end alike.
+Nothing here is particular to one game; the game comes in as a GameSetup / GameSession.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.errors import StateError
+from companion.service.events import Event
+from companion.service.session import GameSession, GameSetup, Stage
+from companion.service.storage import LogEntry
+
+
+@dataclasses.dataclass
+class Seat:
+    number: int
+    name: str = ""
+    token_hash: str = ""
+    choice: dict[str, Any] | None = None
+
+    @property
+    def joined(self) -> bool:
+        return bool(self.token_hash)
+
+
+@dataclasses.dataclass
+class Applied:
+    """What applying one entry did: events to publish, game steps to store, a snapshot due."""
+
+    events: list[Event] = dataclasses.field(default_factory=list)
+    steps: list[tuple[int, dict[str, Any]]] = dataclasses.field(default_factory=list)
+    snapshot: bool = False
+
+
+SetupLoader = Callable[[Mapping[str, Any]], GameSetup]
+SessionLoader = Callable[[Mapping[str, Any], list[Mapping[str, Any]]], GameSession]
+
+
+class Table:
+    """A table's state, rebuilt entry by entry from its log."""
+
+    def __init__(self, table_id: str, name: str, setup: GameSetup, host_hash: str, at: float):
+        self.id = table_id
+        self.name = name
+        self.setup = setup
+        self.host_hash = host_hash
+        self.created_at = at
+        self.seats = {n: Seat(n) for n in range(1, setup.players + 1)}
+        self.session: GameSession | None = None
+        self.stage = Stage.LOBBY
+        self.deadline: float | None = None
+        self.paused_remaining: float | None = None
+        self.ready: set[int] = set()
+        self.submissions: dict[int, str] = {}
+        self.seq = 0
+        self.requests: set[str] = set()
+        self.last_summary: dict[str, Any] | None = None
+
+    # Questions -------------------------------------------------------------------------------
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_remaining is not None
+
+    @property
+    def turn(self) -> int:
+        return 0 if self.session is None else self.session.turn()
+
+    def remaining(self, now: float) -> float | None:
+        if self.paused_remaining is not None:
+            return self.paused_remaining
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - now)
+
+    def participants(self) -> set[int]:
+        """Seats whose ready counts for ending the current stage early (R8.1)."""
+        if self.session is None:
+            return set()
+        if self.stage in (Stage.DISCUSSION, Stage.COMMAND):
+            return self.session.active_seats()
+        if self.stage in (Stage.RETREATS, Stage.BUILD):
+            return self.session.owing()
+        return set()
+
+    def next_to_choose(self) -> int | None:
+        for seat in self.setup.choosing_order():
+            if self.seats[seat].choice is None:
+                return seat
+        return None
+
+    def require_seat(self, seat: int) -> Seat:
+        if seat not in self.seats:
+            raise StateError(
+                f"this table has seats 1 to {len(self.seats)}; there is no seat {seat}"
+            )
+        return self.seats[seat]
+
+    def require_session(self) -> GameSession:
+        if self.session is None:
+            raise StateError("the game has not started yet: seats are still joining and choosing")
+        return self.session
+
+    # Applying entries ------------------------------------------------------------------------
+
+    def apply(self, entry: LogEntry) -> Applied:
+        """Apply one accepted entry (already validated, or read back from the log)."""
+        if entry.seq != self.seq + 1:
+            raise StateError(f"log entry {entry.seq} follows {self.seq}; the log has a gap")
+        handler = getattr(self, f"_on_{entry.kind}", None)
+        if handler is None:
+            raise StateError(f"unknown log entry kind {entry.kind!r}")
+        out = Applied()
+        steps_before = self.session.step_count() if self.session is not None else 0
+        turn_before = self.turn
+        handler(entry, out)
+        self.seq = entry.seq
+        if entry.request_id is not None:
+            self.requests.add(entry.request_id)
+        if self.session is not None:
+            new_steps = self.session.steps_since(steps_before)
+            out.steps = [(steps_before + i, step) for i, step in enumerate(new_steps)]
+            out.snapshot = self.turn != turn_before or (
+                self.stage is Stage.OVER and bool(new_steps)
+            )
+        return out
+
+    def _event(self, out: Applied, kind: str, at: float, **data: Any) -> None:
+        out.events.append(Event(kind, self.id, at, data))
+
+    def _on_join(self, entry: LogEntry, out: Applied) -> None:
+        seat = self.seats[entry.data["seat"]]
+        seat.name = entry.data["name"]
+        seat.token_hash = entry.data["token_hash"]
+        self._event(out, "seat_joined", entry.at, seat=seat.number, name=seat.name)
+
+    def _on_reissue(self, entry: LogEntry, out: Applied) -> None:
+        self.seats[entry.data["seat"]].token_hash = entry.data["token_hash"]
+
+    def _on_choose(self, entry: LogEntry, out: Applied) -> None:
+        seat = self.seats[entry.data["seat"]]
+        seat.choice = dict(entry.data["choice"])
+        self._event(out, "seat_chose", entry.at, seat=seat.number, choice=seat.choice)
+        if self.next_to_choose() is None:
+            choices = {n: s.choice for n, s in self.seats.items() if s.choice is not None}
+            self.session = self.setup.start(choices)
+            self._enter(Stage.DISCUSSION, entry.at, out)
+
+    def _on_start(self, entry: LogEntry, out: Applied) -> None:
+        """An imported game starts at once, where its record left off."""
+        for number, choice in self.setup.choices().items():
+            self.seats[number].choice = choice
+        self.session = self.setup.start({})
+        self._enter_game_stage(entry.at, out)
+
+    def _on_submit(self, entry: LogEntry, out: Applied) -> None:
+        seat = entry.data["seat"]
+        self.submissions[seat] = entry.data["text"]
+        self.ready.discard(seat)
+        self._event(out, "submitted", entry.at, seat=seat, stage=self.stage.value)
+
+    def _on_ready(self, entry: LogEntry, out: Applied) -> None:
+        seat = entry.data["seat"]
+        if entry.data.get("ready", True):
+            self.ready.add(seat)
+        else:
+            self.ready.discard(seat)
+        self._event(out, "ready", entry.at, seat=seat, ready=seat in self.ready)
+        self._end_if_all_ready(entry.at, out)
+
+    def _on_end(self, entry: LogEntry, out: Applied) -> None:
+        self._end_stage(entry.at, entry.data["reason"], out)
+
+    def _on_pause(self, entry: LogEntry, out: Applied) -> None:
+        self.paused_remaining = self.remaining(entry.at)
+        self.deadline = None
+        self._event(out, "paused", entry.at, remaining=self.paused_remaining)
+
+    def _on_resume(self, entry: LogEntry, out: Applied) -> None:
+        remaining = self.paused_remaining or 0.0
+        self.paused_remaining = None
+        self.deadline = entry.at + remaining
+        self._event(out, "resumed", entry.at, deadline=self.deadline, remaining=remaining)
+        self._end_if_all_ready(entry.at, out)
+
+    def _on_extend(self, entry: LogEntry, out: Applied) -> None:
+        seconds = float(entry.data["seconds"])
+        if self.paused_remaining is not None:
+            self.paused_remaining += seconds
+        elif self.deadline is not None:
+            self.deadline += seconds
+        self._event(out, "extended", entry.at, seconds=seconds, deadline=self.deadline)
+
+    def _on_correct(self, entry: LogEntry, out: Applied) -> None:
+        done = self.require_session().correct(entry.data["text"], entry.data["reason"])
+        self._event(out, "correction", entry.at, **done)
+
+    def _on_undo(self, entry: LogEntry, out: Applied) -> None:
+        done = self.require_session().undo()
+        self._event(out, "undo", entry.at, **done)
+
+    # Stages ------------------------------------------------------------------------------------
+
+    def _end_if_all_ready(self, at: float, out: Applied) -> None:
+        if self.paused or self.stage in (Stage.LOBBY, Stage.OVER):
+            return
+        participants = self.participants()
+        if participants and participants <= self.ready:
+            self._end_stage(at, "ready", out)
+
+    def _end_stage(self, at: float, reason: str, out: Applied) -> None:
+        session = self.require_session()
+        if self.stage is Stage.DISCUSSION:
+            self._enter(Stage.COMMAND, at, out)
+            return
+        if self.stage in (Stage.LOBBY, Stage.OVER):
+            raise StateError(f"there is no phase to end while the table is {self.stage.title}")
+        summary = session.resolve(dict(self.submissions))
+        kind = summary.pop("kind")
+        self.last_summary = {"kind": kind, **summary}
+        self._event(out, kind, at, reason=reason, **summary)
+        self._enter_game_stage(at, out)
+
+    def _enter_game_stage(self, at: float, out: Applied) -> None:
+        session = self.require_session()
+        stage = session.stage()
+        if stage is Stage.COMMAND:
+            stage = Stage.DISCUSSION
+        self._enter(stage, at, out)
+
+    def _enter(self, stage: Stage, at: float, out: Applied) -> None:
+        self.stage = stage
+        self.ready = set()
+        self.submissions = {}
+        self.paused_remaining = None
+        session = self.require_session()
+        if stage is Stage.OVER:
+            self.deadline = None
+            self._event(out, "phase", at, stage=stage.value, turn=self.turn, deadline=None)
+            self._event(out, "game_over", at, **session.public().get("result", {}))
+            return
+        if stage in (Stage.RETREATS, Stage.BUILD) and not session.owing():
+            # Nobody has a choice to make (no retreat options, nobody can build): carry on.
+            summary = session.resolve({})
+            kind = summary.pop("kind")
+            self._event(out, kind, at, reason="nothing to choose", **summary)
+            self._enter_game_stage(at, out)
+            return
+        self.deadline = at + session.durations()[stage]
+        self._event(out, "phase", at, stage=stage.value, turn=self.turn, deadline=self.deadline)
+
+    # Snapshots ---------------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "setup": self.setup.to_dict(),
+            "host_hash": self.host_hash,
+            "created_at": self.created_at,
+            "seats": [dataclasses.asdict(s) for s in self.seats.values()],
+            "session": None if self.session is None else self.session.snapshot(),
+            "stage": self.stage.value,
+            "deadline": self.deadline,
+            "paused_remaining": self.paused_remaining,
+            "ready": sorted(self.ready),
+            "submissions": {str(k): v for k, v in sorted(self.submissions.items())},
+            "seq": self.seq,
+            "last_summary": self.last_summary,
+        }
+
+    @classmethod
+    def restore(
+        cls,
+        data: Mapping[str, Any],
+        steps: list[Mapping[str, Any]],
+        requests: frozenset[str],
+        load_setup: SetupLoader,
+        load_session: SessionLoader,
+    ) -> Table:
+        table = cls(
+            data["id"],
+            data["name"],
+            load_setup(data["setup"]),
+            data["host_hash"],
+            data["created_at"],
+        )
+        table.seats = {s["number"]: Seat(**s) for s in data["seats"]}
+        if data["session"] is not None:
+            table.session = load_session(data["session"], steps)
+        table.stage = Stage(data["stage"])
+        table.deadline = data["deadline"]
+        table.paused_remaining = data["paused_remaining"]
+        table.ready = set(data["ready"])
+        table.submissions = {int(k): v for k, v in data["submissions"].items()}
+        table.seq = data["seq"]
+        table.requests = set(requests)
+        table.last_summary = data.get("last_summary")
+        return table
