@@ -7,37 +7,53 @@ leaves half a record. Anything a user can get wrong (a missing file, bad JSON, a
 with an unknown colour, a plan over budget) ends with ``companion: error: ...`` on stderr and
 exit code 2, and leaves the record untouched.
 
+The ``table`` commands are the exception: they create, list, export and import the tables of
+the table service (:mod:`companion.service`), which keeps them all in one SQLite database.
+
 This module does the I/O; the rules are all in the rules core it imports.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
+import math
 import os
 import random
 import re
 import secrets
 import shutil
+import sqlite3
 import sys
 import tempfile
 import textwrap
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from companion import __version__
 from companion.atoms import Colour, SectorId, UnitId, sector_sort_key
 from companion.economy import BuildPlan, check_plan, income_statement
 from companion.errors import CompanionError, OrderSyntaxError
 from companion.game import Game
-from companion.generation import random_setup
+from companion.generation import MAX_PLAYERS, MIN_PLAYERS, random_setup
 from companion.orders import Order, OrderKind
 from companion.outcomes import OrderOutcome, OutcomeStatus, TurnResult
 from companion.policy import greedy_orders, greedy_plan
 from companion.record import MAX_RECORD_BYTES, GameRecord
 from companion.retreats import check_retreat
+from companion.service.clock import SystemClock
+from companion.service.service import MAX_NAME, TableService
+from companion.service.session import Stage
+from companion.service.storage import (
+    DEFAULT_PATH,
+    ENVIRONMENT_VARIABLE,
+    Storage,
+    StorageError,
+    default_path,
+)
 from companion.settings import HouseRules, SupportRange
 from companion.state import Phase, RetreatOwed, State
 from companion.text_map import legend, render, scoreboard
@@ -131,6 +147,33 @@ _RETREAT_HELP = """\
 CHOICES.txt has one line per choice: RETREAT FROM TO (the sector the unit must
 leave, then where it goes). Units not listed take the lowest-numbered option
 (R5.3)."""
+
+_DB_HELP = (
+    f"the tables' SQLite database (default: ${ENVIRONMENT_VARIABLE} if set, else "
+    f"./{DEFAULT_PATH}); created, with its folder, when a table is first created"
+)
+
+_TABLE_HELP = f"""\
+A table is one game at the table service: its seats, its phases and their clocks (R8), and
+the game itself. Every table lives in one SQLite database: --db PATH (before or after the
+command), else ${ENVIRONMENT_VARIABLE}, else ./{DEFAULT_PATH}.
+
+  companion table create NAME [--players N] [--seed S] [house rules...]
+  companion table list
+  companion table export TABLE_ID [OUT.json | -] [--force]
+  companion table import RECORD.json [--name NAME]"""
+
+_TIMED_PHASES = (
+    ("discussion", "seconds for the discussion phase"),
+    ("command", "seconds for the command phase (orders)"),
+    ("retreat", "seconds to choose retreats"),
+    ("build", "seconds for the build phase"),
+)
+"""The phase-length flags of ``table create`` (``--discussion-seconds`` ...) and their phases."""
+
+
+def _rule_name(flag: str) -> str:
+    return f"{flag}_seconds"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -227,6 +270,74 @@ def _parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--record", type=Path, metavar="OUT.json", help="write the game record")
     demo.add_argument("--force", action="store_true", help="replace OUT.json if it exists")
+
+    table = commands.add_parser(
+        "table",
+        help="Create, list, export and import the table service's tables.",
+        description="Create, list, export and import the tables of the table service, all kept "
+        "in one SQLite database.",
+        epilog=_TABLE_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    table.add_argument("--db", type=Path, metavar="PATH", help=_DB_HELP)
+    tables = table.add_subparsers(title="commands", metavar="COMMAND", required=True)
+
+    def table_command(
+        name: str, handler: Callable[[argparse.Namespace], int], text: str
+    ) -> argparse.ArgumentParser:
+        sub = tables.add_parser(name, help=text, description=text)
+        sub.set_defaults(handler=handler)
+        # Also after the command; SUPPRESS keeps a --db given before it when this one is not.
+        sub.add_argument(
+            "--db", type=Path, metavar="PATH", default=argparse.SUPPRESS, help=_DB_HELP
+        )
+        return sub
+
+    create = table_command("create", _cmd_table_create, "Create a table; seats join it later.")
+    create.add_argument(
+        "name", metavar="NAME", help=f"the table's name (up to {MAX_NAME} characters)"
+    )
+    create.add_argument(
+        "--players", type=int, default=4, metavar="N", help="number of seats, 2-8 (default 4)"
+    )
+    create.add_argument(
+        "--seed", type=int, metavar="S", help="galaxy seed (default: random, and printed)"
+    )
+    create.add_argument("--turn-limit", type=int, metavar="N", help="end after N turns (R7.3)")
+    create.add_argument(
+        "--support-range",
+        choices=[r.value for r in SupportRange],
+        default=SupportRange.ADJACENT.value,
+        help="how far SUPPORT reaches (R3.4; default adjacent)",
+    )
+    create.add_argument(
+        "--no-advance-claims",
+        action="store_true",
+        help="an uncontested ADVANCE into an empty sector does not claim it (R4.6)",
+    )
+    defaults = HouseRules()
+    for flag, what in _TIMED_PHASES:
+        create.add_argument(
+            f"--{flag}-seconds",
+            type=int,
+            metavar="N",
+            help=f"{what} (R8.1; default {getattr(defaults, _rule_name(flag))})",
+        )
+
+    table_command("list", _cmd_table_list, "List the tables: stage, turn, seats and clock.")
+
+    export = table_command("export", _cmd_table_export, "Write a table's game record (JSON).")
+    export.add_argument("table_id", metavar="TABLE_ID")
+    export.add_argument(
+        "out", metavar="OUT.json", nargs="?", default="-", help="'-' (default): standard output"
+    )
+    export.add_argument("--force", action="store_true", help="replace OUT.json if it exists")
+
+    import_ = table_command(
+        "import", _cmd_table_import, "Start a new table that carries on from a game record."
+    )
+    import_.add_argument("record", metavar="RECORD.json", type=Path)
+    import_.add_argument("--name", help="the table's name (default: the file's name)")
     return parser
 
 
@@ -826,6 +937,281 @@ def _cmd_build(args: argparse.Namespace) -> int:
         mine = [n.removeprefix(f"{colour.title} ") for n in notes if n.startswith(colour.title)]
         lines.append(_wrap(f"{colour.title} (net {net}): {'; '.join(mine) or 'built nothing'}"))
     _out(*lines, "", *_waiting(game.state), "", _recorded(path, game))
+    return EXIT_OK
+
+
+# table -------------------------------------------------------------------------------------
+
+SECONDS_PER_DAY = 24 * 3600
+
+
+def _db_path(args: argparse.Namespace) -> Path:
+    """``--db``, else ``$COMPANION_DB``, else ``./var/companion.db``."""
+    given: Path | None = getattr(args, "db", None)
+    return given if given is not None else default_path()
+
+
+@contextlib.contextmanager
+def _tables(path: Path) -> Iterator[TableService]:
+    """The table service on the database at ``path`` (created if missing), closed afterwards.
+
+    It keeps the wall clock but starts no timer thread: opening it ends every phase whose
+    deadline has passed, which is all the time-keeping a one-shot command needs.
+    """
+    try:
+        storage = Storage(path)
+    except OSError as err:
+        raise CommandError(f"{path}: cannot open the database: {err.strerror or err}") from None
+    try:
+        service = TableService(storage, clock=SystemClock())
+    except StorageError:
+        storage.close()
+        raise
+    except CompanionError as err:
+        storage.close()
+        raise CommandError(f"{path}: a table in it cannot be read: {err}") from None
+    except (sqlite3.Error, OSError, LookupError, TypeError, ValueError) as err:
+        storage.close()
+        raise CommandError(f"{path}: damaged; a table in it cannot be read ({err})") from None
+    try:
+        yield service
+    except sqlite3.Error as err:
+        raise CommandError(f"{path}: cannot use the database: {err}") from None
+    finally:
+        service.close()
+
+
+def _require_table(service: TableService, table_id: str, path: Path) -> None:
+    if table_id not in service.table_ids():
+        hint = "'companion table list' shows them" if service.table_ids() else "it has none"
+        raise CommandError(f"there is no table {table_id!r} in {path}; {hint}")
+
+
+def _table_name(text: str, what: str) -> str:
+    """A table name as the service keeps it (runs of spaces made one), or CommandError."""
+    cleaned = " ".join(text.split())
+    if not cleaned:
+        raise CommandError(f"{what} is empty; give the table a name")
+    if len(cleaned) > MAX_NAME:
+        raise CommandError(f"{what} is {len(cleaned)} characters long; at most {MAX_NAME}")
+    if not cleaned.isprintable():
+        raise CommandError(f"{what} {cleaned!r} has characters that cannot be printed")
+    return cleaned
+
+
+def _table_rules(args: argparse.Namespace) -> HouseRules:
+    if args.turn_limit is not None and args.turn_limit < 1:
+        raise CommandError(f"--turn-limit must be at least 1, not {args.turn_limit}")
+    clocks: dict[str, Any] = {}
+    for flag, _ in _TIMED_PHASES:
+        seconds: int | None = getattr(args, _rule_name(flag))
+        if seconds is None:
+            continue
+        if not 1 <= seconds <= SECONDS_PER_DAY:
+            raise CommandError(
+                f"--{flag}-seconds must be 1 to {SECONDS_PER_DAY} (a day), not {seconds}"
+            )
+        clocks[_rule_name(flag)] = seconds
+    return HouseRules(
+        support_range=SupportRange(args.support_range),
+        advance_claims_empty=not args.no_advance_claims,
+        turn_limit=args.turn_limit,
+        **clocks,
+    )
+
+
+def _clock(seconds: float | None) -> str:
+    """Seconds as ``m:ss`` (``h:mm:ss`` from an hour), rounded up like a countdown; ``-``."""
+    if seconds is None:
+        return "-"
+    hours, rest = divmod(math.ceil(seconds), 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def _rules_lines(rules: HouseRules) -> list[str]:
+    reach = "adjacent sectors" if rules.support_range is SupportRange.ADJACENT else "anywhere"
+    claims = "claims" if rules.advance_claims_empty else "does not claim"
+    limit = "no turn limit" if rules.turn_limit is None else f"ends after turn {rules.turn_limit}"
+    return [
+        _wrap(
+            f"House rules  SUPPORT reaches {reach}; an uncontested ADVANCE into an empty sector "
+            f"{claims} it; {limit}",
+            hanging=13,
+        ),
+        f"  Clocks       discussion {_clock(rules.discussion_seconds)}, orders "
+        f"{_clock(rules.command_seconds)}, retreats {_clock(rules.retreat_seconds)}, build "
+        f"{_clock(rules.build_seconds)}",
+    ]
+
+
+def _secret_lines(secret: str) -> list[str]:
+    return [
+        f"  Host secret  {secret}",
+        _wrap(
+            "Keep it: it opens the host controls (pause, extend, skip, corrections, undo). "
+            "Only a hash of it is stored, so it cannot be shown again.",
+            indent=15,
+            hanging=0,
+        ),
+    ]
+
+
+def _cmd_table_create(args: argparse.Namespace) -> int:
+    players: int = args.players
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise CommandError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
+    name = _table_name(args.name, "the table name")
+    rules = _table_rules(args)
+    seed: int = args.seed if args.seed is not None else secrets.randbelow(10**6)
+    path = _db_path(args)
+    with _tables(path) as service:
+        table_id, secret = service.create_table(name, players, seed=seed, rules=rules)
+        view = service.view(table_id)
+        order = service.table(table_id).setup.choosing_order()
+    sectors = len(view["setup"]["galaxy"]["sectors"])
+    _out(
+        f'Created table "{name}" in {path}.',
+        "",
+        f"  Table id     {table_id}",
+        *_secret_lines(secret),
+        f"  Seats        {players}, all free",
+        f"  Galaxy       {sectors} sectors, seed {seed}",
+        *_rules_lines(rules),
+        "",
+        _wrap(
+            "Next: the players join, one to a seat. Then each seat chooses a colour and a home "
+            f"sector, seat {order[0]} first and seat {order[-1]} last (R2.2); the game starts "
+            "when the last seat has chosen. (The web pages for joining and choosing come with a "
+            "later issue.)",
+            indent=0,
+            hanging=0,
+        ),
+    )
+    return EXIT_OK
+
+
+def _cmd_table_list(args: argparse.Namespace) -> int:
+    path = _db_path(args)
+    if not path.exists():  # a look needs no database: do not create one
+        _out(f"No tables: {path} does not exist yet ('companion table create NAME' makes it).")
+        return EXIT_OK
+    with _tables(path) as service:
+        views = [service.view(table_id) for table_id in service.table_ids()]
+    if not views:
+        _out(f"No tables in {path} yet ('companion table create NAME' makes one).")
+        return EXIT_OK
+    rows = [("ID", "NAME", "STAGE", "TURN", "SEATS", "PAUSED", "REMAINING")]
+    for view in views:
+        stage = Stage(view["stage"])
+        seats = view["seats"]
+        joined = sum(1 for seat in seats if seat["joined"])
+        rows.append(
+            (
+                view["id"],
+                view["name"],
+                stage.title,
+                "-" if stage is Stage.LOBBY else str(view["turn"]),
+                f"{joined}/{len(seats)}",
+                "yes" if view["paused"] else "no",
+                _clock(view["remaining"]),
+            )
+        )
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    count = len(views)
+    _out(f"{count} table{'s' * (count != 1)} in {path}:", "")
+    for row in rows:
+        cells = [
+            cell.rjust(width) if column == 3 else cell.ljust(width)
+            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        _out("  ".join(cells).rstrip())
+    return EXIT_OK
+
+
+def _cmd_table_export(args: argparse.Namespace) -> int:
+    table_id: str = args.table_id
+    target: str = args.out
+    out = Path(target)
+    if target != "-":
+        if out.is_dir():
+            raise CommandError(f"{out} is a folder; give the record a file name")
+        if out.exists() and not args.force:
+            raise CommandError(f"{out} already exists; use --force to replace it")
+    path = _db_path(args)
+    if not path.exists():
+        raise CommandError(f"there is no table {table_id!r}: {path} does not exist yet")
+    with _tables(path) as service:
+        _require_table(service, table_id, path)
+        view = service.view(table_id)
+        if view["stage"] == Stage.LOBBY.value:
+            seats = view["seats"]
+            joined = sum(1 for seat in seats if seat["joined"])
+            chosen = sum(1 for seat in seats if seat["choice"] is not None)
+            raise CommandError(
+                f"table {table_id} ({view['name']}) has not started, so it has no game record yet",
+                f"{joined} of {len(seats)} seats joined, {chosen} chose a colour and home; the "
+                "game starts when every seat has chosen.",
+            )
+        text = service.export(table_id)
+    if target == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return EXIT_OK
+    _write_atomic(out, text)
+    stage = Stage(view["stage"])
+    _out(
+        _wrap(
+            f"Game record of table {table_id} ({view['name']}, turn {view['turn']}, "
+            f"{stage.title.lower()}) written to {out} (check it with: companion replay {out}).",
+            indent=0,
+        )
+    )
+    return EXIT_OK
+
+
+def _cmd_table_import(args: argparse.Namespace) -> int:
+    source: Path = args.record
+    data = _read_bytes(source, MAX_RECORD_BYTES, "a game record")
+    try:  # check everything before the database is touched: a bad record writes nothing
+        record = GameRecord.from_json(data)
+        game = record.replay()
+    except CompanionError as err:
+        raise CommandError(f"{source}: {err}") from None
+    if args.name is not None:
+        name = _table_name(args.name, "--name")
+    else:
+        name = " ".join(source.stem.split())[:MAX_NAME].strip()
+        name = name if name and name.isprintable() else "imported game"
+    path = _db_path(args)
+    with _tables(path) as service:
+        table_id, secret = service.import_record(data, name)
+        if service.view(table_id)["stage"] != Stage.OVER.value:
+            # Nobody can have joined yet: hold its clock until the host resumes it.
+            service.pause(table_id)
+        view = service.view(table_id)
+    state = game.state
+    stage = Stage(view["stage"])
+    empires = ", ".join(f"{e.colour.title} in seat {e.seat}" for e in state.empires)
+    if stage is Stage.OVER:
+        where = f"The game is over (after turn {state.turn}); the table shows its end."
+    else:
+        where = (
+            f"The game carries on at turn {state.turn}, {stage.title.lower()} phase, paused "
+            f"with {_clock(view['remaining'])} on the clock: the players join their seats, "
+            "then the host resumes it."
+        )
+    _out(
+        f'Imported {source} as table "{name}" in {path}.',
+        "",
+        f"  Table id     {table_id}",
+        *_secret_lines(secret),
+        f"  Seats        {len(state.empires)}, all free: {empires}",
+        f"  Steps        {len(record.steps)} replayed and checked",
+        *_rules_lines(record.rules),
+        "",
+        _wrap(where, indent=0, hanging=0),
+    )
     return EXIT_OK
 
 

@@ -251,6 +251,19 @@ def check_plan(state: State, colour: Colour, plan: BuildPlan) -> list[str]:
     return reasons
 
 
+def canonical_plan(state: State, plan: BuildPlan) -> BuildPlan:
+    """The same plan with the galaxy's own sector ids (a checked plan names only real ones)."""
+
+    def sector(text: str) -> SectorId:
+        return state.galaxy.resolve(text) or text
+
+    return BuildPlan(
+        tuple(Build(b.kind, sector(b.sector)) for b in plan.builds),
+        tuple(sector(s) for s in plan.replenish),
+        plan.stockpile,
+    )
+
+
 def apply_builds(state: State, plans: Mapping[Colour, BuildPlan]) -> tuple[State, tuple[str, ...]]:
     """Carry out every empire's plan (missing: builds nothing, R8.2) and start the next turn.
 

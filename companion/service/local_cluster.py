@@ -8,11 +8,18 @@ from typing import Any
 
 from companion.atoms import Colour
 from companion.corrections import Correction
-from companion.economy import BuildPlan, check_plan, income_statement
+from companion.economy import BuildPlan, canonical_plan, check_plan, income_statement
 from companion.errors import CompanionError, StateError
 from companion.galaxy import Galaxy
 from companion.game import Game, Step
-from companion.generation import SeatChoice, generate_layout, layout_galaxy, populate
+from companion.generation import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    SeatChoice,
+    generate_layout,
+    layout_galaxy,
+    populate,
+)
 from companion.orders import OrderSheet
 from companion.record import GameRecord
 from companion.retreats import check_retreat
@@ -56,6 +63,10 @@ class LocalClusterSetup:
         self.roll_minerals = roll_minerals if galaxy is not None else True
         self.record = record
         """An imported game record: the table carries on from its last position."""
+        if record is None and not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise StateError(
+                f"Local Cluster is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
+            )
         if record is not None:
             self.game_record = GameRecord.from_dict(record)
             self.galaxy = self.game_record.setup.galaxy
@@ -214,10 +225,18 @@ class LocalClusterSession:
     def _check_orders(self, colour: Colour, text: str) -> str:
         sheet = OrderSheet.parse(text)
         assignment = assign_orders(self.state, colour, sheet)
-        reasons = [f"line {e.line.line}: {e.void}" for e in assignment.unplaced]
-        reasons += [f"line {e.line.line}: {e.void}" for e in assignment.entries() if e.void]
-        if reasons:
-            raise SubmissionError(reasons)
+        void = sorted(
+            (e for e in [*assignment.unplaced, *assignment.entries()] if e.void),
+            key=lambda e: e.line.line,
+        )
+        if void:
+            # Syntax errors already name their line and column.
+            raise SubmissionError(
+                [
+                    str(e.line.error) if e.line.error else f"line {e.line.line}: {e.void}"
+                    for e in void
+                ]
+            )
         return "\n".join(e.checked.order.text() for e in assignment.entries() if e.checked.order)
 
     def _parse_retreats(self, colour: Colour, text: str) -> dict[int, str]:
@@ -257,7 +276,7 @@ class LocalClusterSession:
         reasons = check_plan(self.state, colour, plan)
         if reasons:
             raise SubmissionError(reasons)
-        return plan.text()
+        return canonical_plan(self.state, plan).text()
 
     def resolve(self, submissions: Mapping[int, str]) -> dict[str, Any]:
         state = self.state
@@ -272,18 +291,21 @@ class LocalClusterSession:
             notes = self.core.retreat(choices)
             return {"kind": "retreats_done", "turn": state.turn, "notes": list(notes)}
         if state.phase is Phase.BUILD:
-            statements = {
-                e.colour.value: income_statement(state, e.colour).net
-                for e in state.empires
-                if not e.eliminated
-            }
-            notes = self.core.build({colours[s]: t for s, t in submissions.items()})
-            return {
-                "kind": "build_summary",
-                "turn": state.turn,
-                "net": statements,
-                "notes": list(notes),
-            }
+            plans: dict[Colour, BuildPlan] = {}
+            dropped: list[str] = []
+            for seat, text in submissions.items():
+                plan = BuildPlan.parse(text)
+                if check_plan(state, colours[seat], plan):
+                    # A host's correction since it was accepted made it impossible (R8.2).
+                    dropped.append(
+                        f"{colours[seat].title}'s plan no longer fits the corrected position; "
+                        "nothing was built"
+                    )
+                else:
+                    plans[colours[seat]] = plan
+            notes = self.core.build(plans)
+            # Income figures stay private to each empire (R6.7): only what was built is public.
+            return {"kind": "build_summary", "turn": state.turn, "notes": [*dropped, *notes]}
         raise StateError("the game is over")
 
     def correct(self, text: str, reason: str) -> dict[str, Any]:
@@ -310,6 +332,7 @@ class LocalClusterSession:
             "seed": self.core.seed,
             "initial": self.core.initial.to_dict(),
             "state": self.state.to_dict(),
+            "step_count": len(self.core.steps),
             "undoable": [
                 [c.text(), c.reason, before.to_dict()] for c, before in self.core.undoable
             ],
@@ -320,8 +343,10 @@ class LocalClusterSession:
         cls, snapshot: Mapping[str, Any], steps: list[Mapping[str, Any]]
     ) -> LocalClusterSession:
         game = Game(State.from_dict(snapshot["initial"]), seed=snapshot["seed"])
+        # Steps stored after the snapshot come back when the log after it is re-applied.
         game.steps = [
-            Step(s["kind"], s["turn"], s["inputs"], s["result"], s["digest"]) for s in steps
+            Step(s["kind"], s["turn"], s["inputs"], s["result"], s["digest"])
+            for s in steps[: snapshot["step_count"]]
         ]
         game.state = State.from_dict(snapshot["state"])
         game.undoable = [
@@ -334,8 +359,14 @@ class LocalClusterSession:
         return GameRecord.of(self.core).to_json()
 
     def public(self) -> dict[str, Any]:
-        data = self.state.to_dict()
-        return {"state": data}
+        state = self.state
+        out: dict[str, Any] = {"state": state.to_dict()}
+        if state.phase is Phase.OVER:
+            out["result"] = {
+                "winner": None if state.winner is None else state.winner.value,
+                "ranking": [c.value for c in state.ranking],
+            }
+        return out
 
     def private(self, seat: int) -> dict[str, Any]:
         colour = self._colour(seat)

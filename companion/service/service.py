@@ -68,9 +68,14 @@ class TableService:
         self._stop = threading.Event()
         self._timer: threading.Thread | None = None
         self.closed = False
+        self.broken: dict[str, str] = {}
+        """Tables that cannot be served, with why; the others carry on regardless."""
         with self.lock:
             for table_id in storage.table_ids():
-                self.tables[table_id] = self._rebuild(table_id)
+                try:
+                    self.tables[table_id] = self._rebuild(table_id)
+                except CompanionError as err:
+                    self.broken[table_id] = str(err)
             self._catch_up_all(self.clock.now())
 
     # Life cycle ------------------------------------------------------------------------------
@@ -140,8 +145,18 @@ class TableService:
         return table
 
     def _catch_up_all(self, now: float) -> None:
-        for table in self.tables.values():
+        for table in list(self.tables.values()):
+            self._catch_up_safely(table, now)
+
+    def _catch_up_safely(self, table: Table, now: float) -> bool:
+        """Catch one table up; a table that cannot go on is set aside, not the whole service."""
+        try:
             self._catch_up(table, now)
+        except CompanionError as err:
+            self.broken[table.id] = str(err)
+            self.tables.pop(table.id, None)
+            return False
+        return True
 
     def _catch_up(self, table: Table, now: float) -> None:
         """End every stage whose deadline has passed, each at its own deadline (R8.2)."""
@@ -188,6 +203,8 @@ class TableService:
             raise StateError("the table service has been closed")
         table = self.tables.get(table_id)
         if table is None:
+            if table_id in self.broken:
+                raise StateError(f"table {table_id} cannot be served: {self.broken[table_id]}")
             raise StateError(f"there is no table {table_id!r}")
         self._catch_up(table, self.clock.now())
         return table
@@ -235,6 +252,7 @@ class TableService:
     def import_record(self, record_json: str | bytes, name: str) -> tuple[str, str]:
         """A new table that carries on from a game record (checked and replayed first)."""
         record = GameRecord.from_json(record_json)
+        record.replay()  # refuse a record that does not replay before anything is stored
         data = record.to_dict()
         name = _clean_name(name, "table name")
         setup = LocalClusterSetup(len(record.setup.empires), seed=record.seed or 0, record=data)
@@ -340,7 +358,7 @@ class TableService:
             raise SubmissionError(
                 [f"that is {len(text)} characters; a submission is at most {MAX_TEXT}"]
             )
-        _check_request_id(request_id)
+        request_id = _scoped(seat, request_id)
         with self.lock:
             table = self._table(table_id)
             if request_id is not None and request_id in table.requests:
@@ -358,10 +376,20 @@ class TableService:
             return canonical
 
     def set_ready(
-        self, table_id: str, seat: int, ready: bool = True, *, request_id: str | None = None
+        self,
+        table_id: str,
+        seat: int,
+        ready: bool = True,
+        *,
+        request_id: str | None = None,
+        stage: Stage | None = None,
     ) -> bool:
-        """Mark a seat ready (in the command phase: its orders are final); may end the stage."""
-        _check_request_id(request_id)
+        """Mark a seat ready (in the command phase: its orders are final); may end the stage.
+
+        ``stage`` is the stage the player saw when pressing: a press that arrives after that
+        stage ended is refused rather than counted for the next one.
+        """
+        request_id = _scoped(seat, request_id)
         with self.lock:
             table = self._table(table_id)
             if request_id is not None and request_id in table.requests:
@@ -369,6 +397,10 @@ class TableService:
             self._playing_seat(table, seat)
             if table.stage in (Stage.LOBBY, Stage.OVER):
                 raise StateError(_not_accepting(table))
+            if stage is not None and stage is not table.stage:
+                raise StateError(
+                    f"the {stage.title} phase has already ended; it is now {table.stage.title}"
+                )
             if seat not in table.participants():
                 raise StateError(f"seat {seat} has nothing to do in the {table.stage.title} phase")
             self._commit(table, "ready", {"seat": seat, "ready": ready}, request_id=request_id)
@@ -427,9 +459,8 @@ class TableService:
     def _running(self, table_id: str) -> Table:
         table = self._table(table_id)
         if table.stage in (Stage.LOBBY, Stage.OVER):
-            raise StateError(
-                f"the table is {table.stage.title.lower()}; there is no phase to control"
-            )
+            state = "over" if table.stage is Stage.OVER else "still in its lobby"
+            raise StateError(f"the game is {state}; there is no phase to control")
         return table
 
     # Time ----------------------------------------------------------------------------------------
@@ -439,7 +470,8 @@ class TableService:
         with self.lock:
             now = self.clock.now()
             for table in list(self.tables.values()):
-                self._catch_up(table, now)
+                if not self._catch_up_safely(table, now):
+                    continue
                 remaining = table.remaining(now)
                 if remaining is not None and table.stage not in (Stage.LOBBY, Stage.OVER):
                     self.bus.publish(
@@ -515,9 +547,13 @@ def _clean_name(name: str, what: str) -> str:
     return cleaned
 
 
-def _check_request_id(request_id: str | None) -> None:
-    if request_id is not None and not (0 < len(request_id) <= MAX_REQUEST_ID):
-        raise StateError(f"a request id is 1 to {MAX_REQUEST_ID} characters")
+def _scoped(seat: int, request_id: str | None) -> str | None:
+    """A request id as stored: per seat, so two phones can never collide."""
+    if request_id is None:
+        return None
+    if not (0 < len(request_id) <= MAX_REQUEST_ID) or not request_id.isprintable():
+        raise StateError(f"a request id is 1 to {MAX_REQUEST_ID} printable characters")
+    return f"{seat}:{request_id}"
 
 
 def _not_accepting(table: Table) -> str:

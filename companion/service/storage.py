@@ -111,6 +111,12 @@ class Storage:
     # Opening ---------------------------------------------------------------------------------
 
     def _open(self) -> None:
+        try:
+            self._open_file()
+        except OSError as err:
+            raise StorageError(f"cannot use {self.path}: {err.strerror or err}") from None
+
+    def _open_file(self) -> None:
         where = str(self.path)
         if self.path.exists() and self.path.is_dir():
             raise StorageError(f"{where} is a folder, not a database file")

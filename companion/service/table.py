@@ -250,6 +250,7 @@ class Table:
             # Nobody has a choice to make (no retreat options, nobody can build): carry on.
             summary = session.resolve({})
             kind = summary.pop("kind")
+            self.last_summary = {"kind": kind, **summary}
             self._event(out, kind, at, reason="nothing to choose", **summary)
             self._enter_game_stage(at, out)
             return
