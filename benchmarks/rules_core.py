@@ -9,12 +9,14 @@
   pre-parsed order sheets, with the order text parsed each time, and through
   :meth:`companion.Game.play` (which also keeps the game record and its digests).
 * :func:`bench_full_game` plays a 100-turn, 8-player game with the random policy, retreats
-  and build phases included, and reports its wall time and turns per second.
+  and build phases included, and reports its wall time and turns per second (median of 3).
 """
 
 from __future__ import annotations
 
+import functools
 import random
+import statistics
 import time
 from collections import Counter
 from collections.abc import Mapping
@@ -84,9 +86,11 @@ def _busy_enough(state: State) -> bool:
     )
 
 
+@functools.cache
 def busy_position() -> Position:
     """The first crowded position (see the module docstring) of greedy games, seeds from
-    FIRST_SEED upwards, whose :func:`mixed_orders` cover every order kind. Deterministic."""
+    FIRST_SEED upwards, whose :func:`mixed_orders` cover every order kind. Deterministic, so
+    it is searched once per process."""
     for seed in range(FIRST_SEED, FIRST_SEED + MAX_SEEDS):
         rng = random.Random(seed)
         game = Game(random_setup(seed, PLAYERS), seed=seed)
@@ -109,7 +113,6 @@ def busy_position() -> Position:
 _ROTATION = (
     OrderKind.ADVANCE,
     OrderKind.SUPPORT,
-    OrderKind.MOVE,
     OrderKind.CLAIM,
     OrderKind.HOLD,
     OrderKind.ADVANCE,
@@ -120,7 +123,7 @@ _ROTATION = (
 def _deploy_targets(state: State, unit: Unit) -> list[SectorId]:
     """Adjacent sectors holding no unit or craft of another empire (R4.5)."""
     out = []
-    for sector in sorted(state.galaxy.neighbours[unit.sector], key=state.galaxy.order.get):
+    for sector in sorted(state.galaxy.neighbours[unit.sector], key=state.galaxy.order.__getitem__):
         occupant = state.unit_at.get(sector)
         if occupant is not None and occupant.owner is not unit.owner:
             continue
@@ -130,23 +133,53 @@ def _deploy_targets(state: State, unit: Unit) -> list[SectorId]:
     return out
 
 
-def _unit_order(state: State, unit: Unit, index: int, moving_to: set[SectorId]) -> list[str]:
+def _carrier_orders(state: State, unit: Unit) -> list[str]:
+    """RECALL the carrier's deployed craft within reach, DEPLOY its docked ones."""
     galaxy = state.galaxy
     here = unit.sector
-    near = sorted(galaxy.neighbours[here], key=galaxy.order.get)
-    if unit.kind is UnitType.CARRIER:
-        lines = []
-        out = state.craft_of(unit.id)
-        if out:
-            sources = [c.sector for c in out if c.sector == here or galaxy.adjacent(here, c.sector)]
-            if sources:
-                lines.append(f"RECALL {here} " + " ".join(sources[:CARRIER_CAPACITY]))
-        targets = _deploy_targets(state, unit)
-        if unit.docked and targets:
-            chosen = [targets[i % len(targets)] for i in range(unit.docked)]
-            lines.append(f"DEPLOY {here} " + " ".join(chosen))
-        if lines:
-            return lines
+    lines = []
+    sources = [
+        c.sector
+        for c in state.craft_of(unit.id)
+        if c.sector == here or galaxy.adjacent(here, c.sector)
+    ]
+    if sources:
+        lines.append(f"RECALL {here} " + " ".join(sources[:CARRIER_CAPACITY]))
+    targets = _deploy_targets(state, unit)
+    if unit.docked and targets:
+        chosen = [targets[i % len(targets)] for i in range(unit.docked)]
+        lines.append(f"DEPLOY {here} " + " ".join(chosen))
+    return lines
+
+
+def _movers(state: State, salt: int) -> dict[SectorId, SectorId]:
+    """Which units MOVE, and where: every third unit (from ``salt``) with an empty neighbour
+    that no other MOVE takes, at least one. Carriers move only with no craft out (R4.2)."""
+    galaxy = state.galaxy
+    moves: dict[SectorId, SectorId] = {}
+    candidates: list[tuple[Unit, SectorId]] = []
+    for unit in sorted(state.units, key=lambda u: galaxy.order[u.sector]):
+        if unit.kind is UnitType.CARRIER:
+            continue
+        near = sorted(galaxy.neighbours[unit.sector], key=galaxy.order.__getitem__)
+        empty = [s for s in near if s not in state.unit_at and s not in moves.values()]
+        if empty:
+            candidates.append((unit, empty[0]))
+            if (salt + len(candidates)) % 3 == 0:
+                moves[unit.sector] = empty[0]
+    if not moves and candidates:
+        unit, target = candidates[0]
+        moves[unit.sector] = target
+    return moves
+
+
+def _unit_order(state: State, unit: Unit, index: int, moves: Mapping[SectorId, SectorId]) -> str:
+    """ADVANCE, SUPPORT, CLAIM or HOLD by rotation, each only when possible as written."""
+    here = unit.sector
+    if here in moves:
+        return f"MOVE {here} {moves[here]}"
+    galaxy = state.galaxy
+    near = sorted(galaxy.neighbours[here], key=galaxy.order.__getitem__)
     enemies = [
         s
         for s in near
@@ -156,36 +189,35 @@ def _unit_order(state: State, unit: Unit, index: int, moving_to: set[SectorId]) 
             and any(c.sector == s and c.owner is not unit.owner for c in state.craft)
         )
     ]
-    empty = [s for s in near if s not in state.unit_at and s not in moving_to]
-    occupied = [s for s in near if s in state.unit_at]
+    targets = enemies or [s for s in near if s not in state.unit_at]
+    # Support only units that stay put, so no SUPPORT turns void at adjudication (R4.3).
+    supportable = [s for s in near if s in state.unit_at and s not in moves]
     start = index % len(_ROTATION)
     for kind in _ROTATION[start:] + _ROTATION[:start]:
-        if kind is OrderKind.ADVANCE and (enemies or empty):
-            return [f"ADVANCE {here} {(enemies or empty)[index % len(enemies or empty)]}"]
-        if kind is OrderKind.SUPPORT and occupied:
-            return [f"SUPPORT {here} {occupied[index % len(occupied)]}"]
-        if kind is OrderKind.MOVE and empty:
-            target = empty[index % len(empty)]
-            moving_to.add(target)
-            return [f"MOVE {here} {target}"]
+        if kind is OrderKind.ADVANCE and targets:
+            return f"ADVANCE {here} {targets[index % len(targets)]}"
+        if kind is OrderKind.SUPPORT and supportable:
+            return f"SUPPORT {here} {supportable[index % len(supportable)]}"
         if kind is OrderKind.CLAIM:
-            return [f"CLAIM {here}"]
+            return f"CLAIM {here}"
         if kind is OrderKind.HOLD:
-            return [f"HOLD {here}"]
-    return [f"HOLD {here}"]
+            break
+    return f"HOLD {here}"
 
 
 def mixed_orders(state: State, salt: int = 0) -> dict[Colour, OrderSheet]:
-    """An order for every unit of every empire, all possible on ``state``, rotating through
-    the kinds so that together they cover HOLD, MOVE, ADVANCE, SUPPORT, DEPLOY, RECALL and
-    CLAIM (carriers RECALL their deployed craft and DEPLOY their docked ones)."""
-    moving_to: set[SectorId] = set()
+    """An order for every unit of every empire, each possible on ``state`` as written, that
+    together cover HOLD, MOVE, ADVANCE, SUPPORT, DEPLOY, RECALL and CLAIM: carriers RECALL
+    their deployed craft and DEPLOY their docked ones; every third unit that can MOVEs; the
+    others ADVANCE, SUPPORT, CLAIM or HOLD in rotation."""
+    moves = _movers(state, salt)
     sheets: dict[Colour, OrderSheet] = {}
     index = salt
     for colour in state.active_colours:
         lines: list[str] = []
         for unit in state.units_of(colour):
-            lines += _unit_order(state, unit, index, moving_to)
+            carrier_lines = _carrier_orders(state, unit) if unit.kind is UnitType.CARRIER else []
+            lines += carrier_lines or [_unit_order(state, unit, index, moves)]
             index += 1
         sheets[colour] = OrderSheet.parse("\n".join(lines))
     return sheets
@@ -224,11 +256,8 @@ def bench_adjudication(position: Position, *, quick: bool = False) -> dict[str, 
     }
 
 
-def bench_full_game(
-    *, turns: int = 100, players: int = PLAYERS, seed: int = 2026
-) -> dict[str, Any]:
-    """Play a whole game with the random policy; wall time includes the policy's own work,
-    ``engine_s`` only the Game calls (adjudication, retreats, builds, record keeping)."""
+def _play_full_game(turns: int, players: int, seed: int) -> tuple[Game, Counter[str], float, float]:
+    """One whole game: the game, its step counts, wall time and time inside Game calls."""
     rng = random.Random(seed)
     engine = 0.0
     steps: Counter[str] = Counter()
@@ -254,7 +283,21 @@ def bench_full_game(
             game.build(plans)
             engine += time.perf_counter() - t0
             steps["builds"] += 1
-    wall = time.perf_counter() - start
+    return game, steps, time.perf_counter() - start, engine
+
+
+def bench_full_game(
+    *, turns: int = 100, players: int = PLAYERS, seed: int = 2026, repeats: int = 3
+) -> dict[str, Any]:
+    """Play a whole game with the random policy ``repeats`` times (the same game each time)
+    and keep the median. The wall time includes the policy's own work (setup, choosing
+    orders, plans and retreats); ``engine_s`` only the Game calls (adjudication, retreats,
+    builds, record keeping)."""
+    runs = [_play_full_game(turns, players, seed) for _ in range(repeats)]
+    game, steps, _, _ = runs[0]
+    walls = [wall for _, _, wall, _ in runs]
+    engines = [engine for _, _, _, engine in runs]
+    wall, engine = statistics.median(walls), statistics.median(engines)
     played = steps["orders"]
     final = game.state
     return {
@@ -266,8 +309,11 @@ def bench_full_game(
         "ended": "won" if final.winner is not None else "turn limit",
         "final_units": len(final.units),
         "final_empires": len(final.active_colours),
+        "repeats": repeats,
         "wall_s": wall,
+        "wall_s_runs": walls,
         "engine_s": engine,
+        "engine_s_runs": engines,
         "turns_per_second": played / wall if wall > 0 else float("inf"),
         "engine_turns_per_second": played / engine if engine > 0 else float("inf"),
     }

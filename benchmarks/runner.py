@@ -31,7 +31,10 @@ def run(*, quick: bool = False) -> dict[str, Any]:
     machine = machine_info()
     position = busy_position()
     adjudication = bench_adjudication(position, quick=quick)
-    game = bench_full_game(turns=QUICK_GAME_TURNS if quick else FULL_GAME_TURNS)
+    if quick:
+        game = bench_full_game(turns=QUICK_GAME_TURNS, repeats=1)
+    else:
+        game = bench_full_game(turns=FULL_GAME_TURNS)
     measured = adjudication["timings"]["preparsed"]["per_second"]
     return {
         "suite": "rules-core",
@@ -102,7 +105,7 @@ def format_report(results: dict[str, Any]) -> str:
         f"   {game['turns_played']} turns played ({game['ended']}); steps: "
         + ", ".join(f"{n} {k}" for k, n in game["steps"].items()),
         f"   wall time {game['wall_s']:.3f} s = {game['turns_per_second']:.0f} turns/s "
-        "(incl. the random policy choosing orders)",
+        f"(median of {game['repeats']}; incl. the random policy choosing orders)",
         f"   engine only {game['engine_s']:.3f} s = {game['engine_turns_per_second']:.0f} turns/s "
         "(Game.play, retreat, build)",
         "",

@@ -51,7 +51,7 @@ def adjudicate(state: State, orders: Orders) -> TurnResult:
 
 
 def _name(unit: Unit) -> str:
-    return f"{unit.owner.title} {unit.kind.value}"
+    return f"{unit.owner.title} {unit.kind.noun}"
 
 
 class _Turn:
@@ -317,7 +317,7 @@ class _Turn:
                     unit_id,
                     entry,
                     OutcomeStatus.FAILED,
-                    f"failed: your own {self.units[occupant].kind.value} stands in "
+                    f"failed: your own {self.units[occupant].kind.noun} stands in "
                     f"{order.target}, so this unit held (R4.6)",
                 )
             else:
@@ -532,13 +532,11 @@ class _Turn:
             )
         self._report_supports_and_holds()
 
-    def _combat_of(self, unit_id: UnitId) -> Combat | None:
-        for combat in self.combats:
-            if unit_id in (combat.attacker_unit, combat.defender_unit):
-                return combat
-        return None
-
     def _report_supports_and_holds(self) -> None:
+        combat_of: dict[UnitId | None, Combat] = {}
+        for fight in self.combats:
+            combat_of[fight.attacker_unit] = fight
+            combat_of[fight.defender_unit] = fight
         for supporter, entry, target in self.supports:
             strength = self._strength(supporter)
             if supporter in self.dislodged:
@@ -550,7 +548,7 @@ class _Turn:
                     "did not count (R5.1)",
                 )
                 continue
-            combat = self._combat_of(target)
+            combat = combat_of.get(target)
             who = _name(self.units[target])
             if combat is None:
                 reason = f"supported {who} with {strength}; it was not in combat"
@@ -560,7 +558,7 @@ class _Turn:
                 reason = f"added {strength} to {who}'s defence of {combat.sector}"
             self._done(supporter, entry, OutcomeStatus.DONE, reason)
         for unit_id, entry, _ in self._orders(OrderKind.HOLD):
-            combat = self._combat_of(unit_id)
+            combat = combat_of.get(unit_id)
             if combat is None:
                 reason = "held"
             elif combat.attacker_won:

@@ -31,6 +31,9 @@ class OrderKind(enum.Enum):
 
     __hash__ = object.__hash__  # members are singletons; see atoms.Colour
 
+    word: str
+    """The keyword as written (``ADVANCE``); a plain attribute, see atoms.Colour."""
+
     @property
     def target_range(self) -> tuple[int, int]:
         """Least and most sectors after the unit's own sector."""
@@ -41,6 +44,9 @@ class OrderKind(enum.Enum):
         """RECALL and DEPLOY: the two orders a carrier may combine (R3.2)."""
         return self in (OrderKind.RECALL, OrderKind.DEPLOY)
 
+
+for _kind in OrderKind:
+    _kind.word = _kind.value
 
 _TARGETS = {
     OrderKind.HOLD: (0, 0),
@@ -101,7 +107,7 @@ class Order:
 
     def text(self) -> str:
         """The order in the grammar of R3.1: ``ADVANCE S4 S7``."""
-        return " ".join((self.kind.value, self.sector, *self.targets))
+        return " ".join((self.kind.word, self.sector, *self.targets))
 
     def __str__(self) -> str:
         return self.text()

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from functools import cached_property
 from typing import Any
 
-from companion.atoms import CARRIER_CAPACITY, Colour, SectorId, UnitId, UnitType, sector_sort_key
+from companion.atoms import CARRIER_CAPACITY, Colour, SectorId, UnitId, UnitType
 from companion.errors import StateError
 from companion.galaxy import Galaxy
 from companion.settings import HouseRules
@@ -56,7 +56,7 @@ class Unit:
 
     def describe(self) -> str:
         """``Red battleship in S4``."""
-        return f"{self.owner.title} {self.kind.value} in {self.sector}"
+        return f"{self.owner.title} {self.kind.noun} in {self.sector}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,7 +95,7 @@ class RetreatOwed:
     """Sectors it may retreat to, lowest number first; empty means it is destroyed."""
 
     def describe(self) -> str:
-        return f"{self.owner.title} {self.kind.value} from {self.sector}"
+        return f"{self.owner.title} {self.kind.noun} from {self.sector}"
 
     @property
     def default(self) -> SectorId | None:
@@ -118,8 +118,9 @@ def _sort_claims(
     return ordered
 
 
-def _sort_craft(craft: Iterable[Craft]) -> tuple[Craft, ...]:
-    return tuple(sorted(craft, key=lambda c: (c.carrier, sector_sort_key(c.sector))))
+def _sort_craft(galaxy: Galaxy, craft: Iterable[Craft]) -> tuple[Craft, ...]:
+    order = galaxy.order
+    return tuple(sorted(craft, key=lambda c: (c.carrier, order.get(c.sector, -1), c.sector)))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -177,7 +178,7 @@ class State:
             phase=phase,
             empires=tuple(sorted(empires, key=lambda e: e.seat)),
             units=unit_tuple,
-            craft=craft if trusted and isinstance(craft, tuple) else _sort_craft(craft),
+            craft=craft if trusted and isinstance(craft, tuple) else _sort_craft(galaxy, craft),
             claims=(
                 claims
                 if trusted and isinstance(claims, tuple)

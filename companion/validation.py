@@ -29,9 +29,9 @@ class Checked(NamedTuple):
 
 def _owner_words(unit: Unit, colour: Colour) -> str:
     return (
-        f"your {unit.kind.value}"
+        f"your {unit.kind.noun}"
         if unit.owner is colour
-        else f"{unit.owner.title}'s {unit.kind.value}"
+        else f"{unit.owner.title}'s {unit.kind.noun}"
     )
 
 
@@ -49,7 +49,7 @@ def find_unit(state: State, colour: Colour, sector_text: str) -> tuple[Unit | No
             )
         return None, f"you have no unit in {sector}"
     if unit.owner is not colour:
-        return None, f"the unit in {sector} is {unit.owner.title}'s {unit.kind.value}, not yours"
+        return None, f"the unit in {sector} is {unit.owner.title}'s {unit.kind.noun}, not yours"
     return unit, None
 
 
@@ -107,7 +107,7 @@ def check_order(state: State, colour: Colour, order: Order) -> Checked:
     elif kind in (OrderKind.DEPLOY, OrderKind.RECALL):
         if unit.kind is not UnitType.CARRIER:
             return void(
-                f"only a carrier can {kind.value}; the unit in {here} is a {unit.kind.value}"
+                f"only a carrier can {kind.value}; the unit in {here} is a {unit.kind.noun}"
             )
         if kind is OrderKind.DEPLOY:
             for target in targets:

@@ -24,7 +24,7 @@ from companion.service.clock import Clock, SystemClock
 from companion.service.events import Event, EventBus, Subscription
 from companion.service.local_cluster import LocalClusterSession, LocalClusterSetup
 from companion.service.session import GameSession, GameSetup, Stage, SubmissionError
-from companion.service.storage import LogEntry, Storage, StorageError
+from companion.service.storage import LogEntry, Storage, StorageError, Stored
 from companion.service.table import Applied, Table
 from companion.settings import HouseRules
 
@@ -115,7 +115,16 @@ class TableService:
     # Rebuilding --------------------------------------------------------------------------------
 
     def _rebuild(self, table_id: str) -> Table:
-        stored = self.storage.load(table_id)
+        try:
+            return self._rebuild_from(self.storage.load(table_id))
+        except (KeyError, TypeError, ValueError) as err:
+            if isinstance(err, CompanionError):
+                raise
+            raise StorageError(
+                f"table {table_id} cannot be rebuilt from its log ({type(err).__name__}: {err})"
+            ) from None
+
+    def _rebuild_from(self, stored: Stored) -> Table:
         if stored.snapshot is not None:
             table = Table.restore(
                 stored.snapshot,
@@ -128,7 +137,7 @@ class TableService:
         else:
             first, *rest = stored.entries
             table = self._table_from(first)
-            table.requests = set(stored.requests)
+            table.requests = dict(stored.requests)
             entries = tuple(rest)
         for entry in entries:
             table.apply(entry)
@@ -362,7 +371,7 @@ class TableService:
         with self.lock:
             table = self._table(table_id)
             if request_id is not None and request_id in table.requests:
-                return table.submissions.get(seat, "")
+                return str(table.requests[request_id].get("text", ""))  # what it stored then
             self._playing_seat(table, seat)
             if table.stage not in (Stage.COMMAND, Stage.RETREATS, Stage.BUILD):
                 raise StateError(_not_accepting(table))
@@ -393,7 +402,7 @@ class TableService:
         with self.lock:
             table = self._table(table_id)
             if request_id is not None and request_id in table.requests:
-                return seat in table.ready
+                return bool(table.requests[request_id].get("ready", True))
             self._playing_seat(table, seat)
             if table.stage in (Stage.LOBBY, Stage.OVER):
                 raise StateError(_not_accepting(table))

@@ -92,7 +92,8 @@ class Stored:
     snapshot_seq: int
     entries: tuple[LogEntry, ...]
     steps: tuple[Mapping[str, Any], ...]
-    requests: frozenset[str]
+    requests: Mapping[str, Mapping[str, Any]]
+    """Every request id in the log, with what its entry stored."""
 
 
 def default_path() -> Path:
@@ -114,7 +115,7 @@ class Storage:
         try:
             self._open_file()
         except OSError as err:
-            raise StorageError(f"cannot use {self.path}: {err.strerror or err}") from None
+            raise StorageError(f"cannot open {self.path}: {err.strerror or err}") from None
 
     def _open_file(self) -> None:
         where = str(self.path)
@@ -122,7 +123,13 @@ class Storage:
             raise StorageError(f"{where} is a folder, not a database file")
         fresh = not self.path.exists() or self.path.stat().st_size == 0
         if fresh:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as err:
+                raise StorageError(
+                    f"cannot open {where}: its folder {self.path.parent} cannot be made "
+                    f"({err.strerror or err})"
+                ) from None
         elif not self._looks_like_sqlite():
             raise StorageError(
                 f"{where} is not an SQLite database (it may be damaged or another kind of "
@@ -283,13 +290,13 @@ class Storage:
                 "SELECT data FROM steps WHERE table_id = ? ORDER BY n", (table_id,)
             )
         )
-        requests = frozenset(
-            r[0]
+        requests = {
+            r[0]: json.loads(r[1])
             for r in db.execute(
-                "SELECT request_id FROM log WHERE table_id = ? AND request_id IS NOT NULL",
+                "SELECT request_id, data FROM log WHERE table_id = ? AND request_id IS NOT NULL",
                 (table_id,),
             )
-        )
+        }
         return Stored(table_id, snapshot, after, entries, steps, requests)
 
     def entries(self, table_id: str) -> list[LogEntry]:

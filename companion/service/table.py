@@ -60,7 +60,8 @@ class Table:
         self.ready: set[int] = set()
         self.submissions: dict[int, str] = {}
         self.seq = 0
-        self.requests: set[str] = set()
+        self.requests: dict[str, Mapping[str, Any]] = {}
+        """Request ids already applied, with what each stored (a re-sent one gets it back)."""
         self.last_summary: dict[str, Any] | None = None
 
     # Questions -------------------------------------------------------------------------------
@@ -123,7 +124,7 @@ class Table:
         handler(entry, out)
         self.seq = entry.seq
         if entry.request_id is not None:
-            self.requests.add(entry.request_id)
+            self.requests[entry.request_id] = entry.data
         if self.session is not None:
             new_steps = self.session.steps_since(steps_before)
             out.steps = [(steps_before + i, step) for i, step in enumerate(new_steps)]
@@ -282,7 +283,7 @@ class Table:
         cls,
         data: Mapping[str, Any],
         steps: list[Mapping[str, Any]],
-        requests: frozenset[str],
+        requests: Mapping[str, Mapping[str, Any]],
         load_setup: SetupLoader,
         load_session: SessionLoader,
     ) -> Table:
@@ -302,6 +303,6 @@ class Table:
         table.ready = set(data["ready"])
         table.submissions = {int(k): v for k, v in data["submissions"].items()}
         table.seq = data["seq"]
-        table.requests = set(requests)
+        table.requests = dict(requests)
         table.last_summary = data.get("last_summary")
         return table

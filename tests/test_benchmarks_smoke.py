@@ -1,0 +1,82 @@
+"""Smoke test of the benchmarks: the quick mode runs and reports; no timing is asserted."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from benchmarks.machine import cpu_model, machine_info
+from benchmarks.rules_core import busy_position, mixed_orders
+from benchmarks.runner import format_report, main, run
+from companion.adjudication import adjudicate
+from companion.orders import OrderKind
+from companion.outcomes import OutcomeStatus
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_quick_run_reports_every_benchmark() -> None:
+    results = run(quick=True)
+    assert results["quick"] is True
+    assert set(results) >= {"machine", "adjudication", "full_game", "target"}
+    timings = results["adjudication"]["timings"]
+    assert set(timings) == {"preparsed", "with_parsing", "game_play"}
+    assert all(t["per_second"] > 0 for t in timings.values())
+    assert results["full_game"]["turns_played"] > 0
+    assert isinstance(results["target"]["passed"], bool)
+    report = format_report(results)
+    assert "target: >= 2000 turns/s" in report
+    assert ("PASS" in report) != ("FAIL" in report)
+    json.dumps(results)  # what --json prints
+
+
+def test_busy_position_orders_cover_every_kind_and_none_is_void() -> None:
+    position = busy_position()
+    state = position.state
+    assert len(state.galaxy.ids) == 48
+    assert len(state.active_colours) == 8
+    assert len(state.units) >= 40
+    assert state.craft, "some carrier has strike craft deployed"
+    sheets = mixed_orders(state, position.seed)
+    assert {o.kind for sheet in sheets.values() for o in sheet.orders} == set(OrderKind)
+    ordered = {o.sector for sheet in sheets.values() for o in sheet.orders}
+    assert ordered == {u.sector for u in state.units}, "every unit has an order"
+    result = adjudicate(state, sheets)
+    assert not [o for o in result.outcomes if o.status is OutcomeStatus.VOID]
+
+
+def test_main_prints_json_and_text() -> None:
+    out = io.StringIO()
+    assert main(["--quick", "--json"], out=out) == 0
+    assert json.loads(out.getvalue())["suite"] == "rules-core"
+    text = io.StringIO()
+    assert main(["--quick"], out=text) == 0
+    assert "turns/s" in text.getvalue()
+
+
+def test_python_dash_m_benchmarks_runs() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "--quick", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["quick"] is True
+
+
+def test_machine_info(tmp_path: Path) -> None:
+    info = machine_info()
+    assert info["python"] and info["cpu_model"] and info["date"]
+    fake = tmp_path / "cpuinfo"
+    fake.write_text("processor\t: 0\nmodel name\t: Test CPU 9000\n", encoding="utf-8")
+    assert cpu_model(fake) == "Test CPU 9000"
+    pi = tmp_path / "pi"
+    pi.write_text("processor\t: 0\nBogoMIPS\t: 108.00\n\nModel\t: Raspberry Pi 5\n", "utf-8")
+    assert cpu_model(pi) == "Raspberry Pi 5"
+    assert cpu_model(tmp_path / "missing")
