@@ -14,8 +14,18 @@ from collections.abc import Mapping
 
 from companion.atoms import CARRIER_CAPACITY, CRAFT_STRENGTH, Colour, SectorId, UnitId
 from companion.errors import StateError
-from companion.orders import Order, OrderKind, OrderSheet
+from companion.orders import ADVANCE, CLAIM, HOLD, MOVE, SUPPORT, Order, OrderKind, OrderSheet
 from companion.outcomes import (
+    BOUNCED,
+    CANCELLED,
+    CUT,
+    DONE,
+    FAILED,
+    LOST,
+    PARTIAL,
+    REPLACED,
+    VOID,
+    WON,
     ClaimChange,
     Combat,
     MoveKind,
@@ -25,7 +35,8 @@ from companion.outcomes import (
     StrengthPart,
     TurnResult,
 )
-from companion.state import Craft, Phase, RetreatOwed, State, Unit
+from companion.retreats import apply_retreats
+from companion.state import ORDERS, RETREATS, Craft, RetreatOwed, State, Unit
 from companion.validation import Assignment, Entry, assign_orders
 
 Orders = Mapping[Colour, OrderSheet | str]
@@ -37,7 +48,7 @@ def _sheet(value: OrderSheet | str) -> OrderSheet:
 
 def adjudicate(state: State, orders: Orders) -> TurnResult:
     """Resolve one turn. Empires missing from ``orders`` hold everywhere (R3.3, R8.2)."""
-    if state.phase is not Phase.ORDERS:
+    if state.phase is not ORDERS:
         raise StateError(f"the game is waiting for {state.phase.value}, not for orders")
     for colour in orders:
         empire = state.empire(colour)
@@ -87,12 +98,12 @@ class _Turn:
     def _take(self, assignment: Assignment) -> None:
         colour = assignment.colour
         for entry in assignment.unplaced:
-            self._report(colour, entry, OutcomeStatus.VOID, f"void: {entry.void}")
+            self._report(colour, entry, VOID, f"void: {entry.void}")
         for entry, by_line in assignment.replaced:
             reason = f"line {by_line} gave this unit another order, which replaces this one"
             if entry.void is not None:
                 reason += f" (this line was void anyway: {entry.void})"
-            self._report(colour, entry, OutcomeStatus.REPLACED, reason)
+            self._report(colour, entry, REPLACED, reason)
         for slot, target in (
             (assignment.main, self.main),
             (assignment.recall, self.recall),
@@ -100,9 +111,7 @@ class _Turn:
         ):
             for unit_id, entry in slot.items():
                 if entry.void is not None or entry.checked.order is None:
-                    self._report(
-                        colour, entry, OutcomeStatus.VOID, f"void, so the unit holds: {entry.void}"
-                    )
+                    self._report(colour, entry, VOID, f"void, so the unit holds: {entry.void}")
                 else:
                     target[unit_id] = (entry, entry.checked.order)
 
@@ -115,15 +124,17 @@ class _Turn:
         combat: Combat | None = None,
     ) -> None:
         order = entry.checked.order or entry.line.order
-        self.outcomes[(self.seat_of[colour], entry.line.line)] = OrderOutcome(
-            empire=colour,
-            line=entry.line.line,
-            text=order.text() if order is not None else entry.line.text,
-            status=status,
-            reason=reason,
-            order=order,
-            unit=entry.checked.unit.id if entry.checked.unit is not None else None,
-            combat=combat,
+        unit = entry.checked.unit
+        line = entry.line.line
+        self.outcomes[(self.seat_of[colour], line)] = OrderOutcome(
+            colour,
+            line,
+            order.text() if order is not None else entry.line.text,
+            status,
+            reason,
+            order,
+            None if unit is None else unit.id,
+            combat,
         )
 
     def _done(
@@ -176,7 +187,7 @@ class _Turn:
 
     def _moves(self) -> None:
         """Step 2, R4.2: into a sector empty at the start of the turn that no other MOVE targets."""
-        moves = self._orders(OrderKind.MOVE)
+        moves = self._orders(MOVE)
         wanted = Counter(order.target for _, _, order in moves)
         arrivals: list[tuple[UnitId, SectorId]] = []
         for unit_id, entry, order in moves:
@@ -189,13 +200,13 @@ class _Turn:
                 self._done(
                     unit_id,
                     entry,
-                    OutcomeStatus.BOUNCED,
+                    BOUNCED,
                     f"bounced: {' and '.join(others)} also moved to {order.target}, so every "
                     "move there failed and the units held (R4.2)",
                 )
             else:
                 arrivals.append((unit_id, order.target))
-                self._done(unit_id, entry, OutcomeStatus.DONE, f"moved to {order.target}")
+                self._done(unit_id, entry, DONE, f"moved to {order.target}")
         for unit_id, target in arrivals:
             origin = self.position[unit_id]
             del self.at[origin]
@@ -208,13 +219,13 @@ class _Turn:
     def _supports(self) -> None:
         """Step 3, R4.3: attach the supporter's strength to whoever stands in the target now."""
         self.supports: list[tuple[UnitId, Entry, UnitId]] = []
-        for unit_id, entry, order in self._orders(OrderKind.SUPPORT):
+        for unit_id, entry, order in self._orders(SUPPORT):
             target_unit = self.at.get(order.target)
             if target_unit is None:
                 self._done(
                     unit_id,
                     entry,
-                    OutcomeStatus.VOID,
+                    VOID,
                     f"void: no unit stood in {order.target} after the moves, so there was "
                     "nobody to support (R4.3)",
                 )
@@ -260,13 +271,7 @@ class _Turn:
         if done:
             parts.append(f"{verb} {', '.join(done)}")
         parts.extend(failed)
-        status = (
-            OutcomeStatus.DONE
-            if not failed
-            else OutcomeStatus.PARTIAL
-            if done
-            else OutcomeStatus.FAILED
-        )
+        status = DONE if not failed else PARTIAL if done else FAILED
         self._done(unit_id, entry, status, "; ".join(parts))
 
     def _deploys(self) -> None:
@@ -310,13 +315,13 @@ class _Turn:
     def _advances(self) -> list[RetreatOwed]:
         """Step 6, R4.6, then the resolution phase (R5.1, R5.2) and the retreats owed (R5.3)."""
         live: list[tuple[UnitId, Entry, Order]] = []
-        for unit_id, entry, order in self._orders(OrderKind.ADVANCE):
+        for unit_id, entry, order in self._orders(ADVANCE):
             occupant = self.at.get(order.target)
             if occupant is not None and self.units[occupant].owner is self.units[unit_id].owner:
                 self._done(
                     unit_id,
                     entry,
-                    OutcomeStatus.FAILED,
+                    FAILED,
                     f"failed: your own {self.units[occupant].kind.noun} stands in "
                     f"{order.target}, so this unit held (R4.6)",
                 )
@@ -334,7 +339,7 @@ class _Turn:
                 self._done(
                     unit_id,
                     entry,
-                    OutcomeStatus.BOUNCED,
+                    BOUNCED,
                     f"bounced: {' and '.join(others)} also advanced into {order.target}; every "
                     "advance there failed and nobody there was dislodged (R4.6)",
                 )
@@ -350,7 +355,7 @@ class _Turn:
                 self._done(
                     unit_id,
                     entry,
-                    OutcomeStatus.CANCELLED,
+                    CANCELLED,
                     f"cancelled: {self._dislodger(unit_id)} dislodged this unit, which cancels "
                     "its advance (R4.6)",
                 )
@@ -373,7 +378,7 @@ class _Turn:
             self._done(
                 unit_id,
                 entry,
-                OutcomeStatus.DONE,
+                DONE,
                 f"advanced into {order.target}"
                 + (
                     " and claimed it"
@@ -394,7 +399,7 @@ class _Turn:
                 self._done(
                     unit_id,
                     entry,
-                    OutcomeStatus.WON,
+                    WON,
                     f"won {figures}: moved into {order.target} and claimed it; {beaten}",
                     combat,
                 )
@@ -409,7 +414,7 @@ class _Turn:
                 self._done(
                     unit_id,
                     entry,
-                    OutcomeStatus.LOST,
+                    LOST,
                     f"lost {figures}: {combat.defender.title} held {order.target} and this unit "
                     f"stayed in {self.position[unit_id]}",
                     combat,
@@ -510,12 +515,12 @@ class _Turn:
 
     def _claims(self) -> None:
         """Step 7, R4.7: a unit that was not dislodged claims its sector."""
-        for unit_id, entry, _ in self._orders(OrderKind.CLAIM):
+        for unit_id, entry, _ in self._orders(CLAIM):
             if unit_id in self.dislodged:
                 self._done(
                     unit_id,
                     entry,
-                    OutcomeStatus.CANCELLED,
+                    CANCELLED,
                     f"cancelled: {self._dislodger(unit_id)} dislodged this unit, which cancels "
                     "its claim (R4.7)",
                 )
@@ -527,7 +532,7 @@ class _Turn:
             self._done(
                 unit_id,
                 entry,
-                OutcomeStatus.DONE,
+                DONE,
                 f"{sector} was already yours" if already else f"claimed {sector}",
             )
         self._report_supports_and_holds()
@@ -543,7 +548,7 @@ class _Turn:
                 self._done(
                     supporter,
                     entry,
-                    OutcomeStatus.CUT,
+                    CUT,
                     f"cut: {self._dislodger(supporter)} dislodged this unit, so its support "
                     "did not count (R5.1)",
                 )
@@ -556,8 +561,8 @@ class _Turn:
                 reason = f"added {strength} to {who}'s attack on {combat.sector}"
             else:
                 reason = f"added {strength} to {who}'s defence of {combat.sector}"
-            self._done(supporter, entry, OutcomeStatus.DONE, reason)
-        for unit_id, entry, _ in self._orders(OrderKind.HOLD):
+            self._done(supporter, entry, DONE, reason)
+        for unit_id, entry, _ in self._orders(HOLD):
             combat = combat_of.get(unit_id)
             if combat is None:
                 reason = "held"
@@ -571,13 +576,11 @@ class _Turn:
                     f"held {combat.sector} against {combat.attacker.title}'s attack, "
                     f"{combat.defence_strength} against {combat.attack_strength}"
                 )
-            self._done(unit_id, entry, OutcomeStatus.DONE, reason, combat)
+            self._done(unit_id, entry, DONE, reason, combat)
 
     # The result -----------------------------------------------------------------------------
 
     def _result(self, retreats: list[RetreatOwed]) -> TurnResult:
-        from companion.retreats import apply_retreats  # the step after this one
-
         losers = {r.unit for r in retreats}
         units = tuple(
             unit
@@ -589,8 +592,8 @@ class _Turn:
         state = self.state.replace(
             units=units,
             craft=self.craft,
-            claims=self.claims,
-            phase=Phase.RETREATS,
+            claims=self.claims if self.claim_changes else self.state.claims,
+            phase=RETREATS,
             retreats=retreats,
             check=False,
         )

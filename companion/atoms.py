@@ -89,6 +89,12 @@ for _type in UnitType:
     _type.noun = _type.value
     _type.title = _type.value.capitalize()
 
+# The atoms by name, as python-chess names its squares: reading a module constant is an order
+# of magnitude faster than an enum member read off its class, and the adjudicator reads them
+# for every order.
+RED, GREEN, BLUE, YELLOW, AQUA, PURPLE, PINK, WHITE = Colour
+DESTROYER, BATTLESHIP, CARRIER = UnitType
+
 CRAFT_STRENGTH = 1
 CARRIER_CAPACITY = 3
 REPLENISH_COST = 4

@@ -7,7 +7,7 @@ import dataclasses
 from collections import Counter
 
 from companion.atoms import Colour
-from companion.state import Phase, State
+from companion.state import BUILD, ORDERS, OVER, State
 
 
 def score(state: State, colour: Colour) -> tuple[int, int]:
@@ -29,7 +29,8 @@ def standings(state: State) -> tuple[Colour, ...]:
 def conclude_turn(state: State) -> tuple[State, tuple[str, ...]]:
     """Settle a turn whose retreats are done: R7.2, R7.1, R7.3, then the next phase."""
     notes: list[str] = []
-    alive = {u.owner for u in state.units} | {c for _, c in state.claims}
+    claimed_by = Counter(state.claim_map.values())
+    alive = {u.owner for u in state.units}.union(claimed_by)
     if any(not e.eliminated and e.colour not in alive for e in state.empires):
         empires = []
         for empire in state.empires:
@@ -41,12 +42,11 @@ def conclude_turn(state: State) -> tuple[State, tuple[str, ...]]:
             empires.append(empire)
         state = state.replace(empires=empires, check=False)
     total = len(state.galaxy.ids)
-    claimed_by = Counter(colour for _, colour in state.claims)
     for colour in state.active_colours:
         if claimed_by[colour] == total:
             notes.append(f"{colour.title} claims every sector and wins the game (R7.1)")
             ranking = standings(state)
-            over = state.replace(phase=Phase.OVER, winner=colour, ranking=ranking, check=False)
+            over = state.replace(phase=OVER, winner=colour, ranking=ranking, check=False)
             return over, tuple(notes)
     limit = state.rules.turn_limit
     if limit is not None and state.turn >= limit:
@@ -64,9 +64,9 @@ def conclude_turn(state: State) -> tuple[State, tuple[str, ...]]:
                 "and mineral value and wins (R7.3)"
             )
         over = state.replace(
-            phase=Phase.OVER, ranking=ranking, winner=None if tied else leader, check=False
+            phase=OVER, ranking=ranking, winner=None if tied else leader, check=False
         )
         return over, tuple(notes)
     if state.turn % 2 == 0:
-        return state.replace(phase=Phase.BUILD, check=False), tuple(notes)
-    return state.replace(phase=Phase.ORDERS, turn=state.turn + 1, check=False), tuple(notes)
+        return state.replace(phase=BUILD, check=False), tuple(notes)
+    return state.replace(phase=ORDERS, turn=state.turn + 1, check=False), tuple(notes)

@@ -185,6 +185,8 @@ class Galaxy:
 
     def resolve(self, text: str) -> SectorId | None:
         """The sector named ``text`` ignoring case (R1.2), or None."""
+        if text in self.by_id:  # already the sector's own id: the common case
+            return text
         return self._folded.get(text.casefold())
 
     def adjacent(self, a: SectorId, b: SectorId) -> bool:

@@ -48,6 +48,9 @@ class OrderKind(enum.Enum):
 for _kind in OrderKind:
     _kind.word = _kind.value
 
+HOLD, MOVE, ADVANCE, SUPPORT, DEPLOY, RECALL, CLAIM = OrderKind
+"""The order kinds by name (fast to read; see atoms.DESTROYER)."""
+
 _TARGETS = {
     OrderKind.HOLD: (0, 0),
     OrderKind.MOVE: (1, 1),

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from companion.atoms import CARRIER_CAPACITY, SectorId, UnitId, UnitType
+from companion.atoms import CARRIER, CARRIER_CAPACITY, SectorId, UnitId
 from companion.ending import conclude_turn
 from companion.errors import StateError
-from companion.state import Craft, Phase, State, Unit
+from companion.state import RETREATS, Craft, State, Unit
 
 
 def check_retreat(state: State, unit: UnitId, sector: SectorId) -> SectorId:
@@ -31,8 +31,14 @@ def apply_retreats(
     """Apply retreat choices (missing ones go to the lowest-numbered option, R5.3), then the
     strike craft clean-up of R5.4 and the checks of R7. Returns the new state and, in words,
     what happened."""
-    if state.phase is not Phase.RETREATS:
+    if state.phase is not RETREATS:
         raise StateError(f"no retreats are owed: the game is waiting for {state.phase.value}")
+    if not state.retreats and not choices:
+        # Nothing to retreat: only the far-craft rule of R5.4 can still apply.
+        kept, far = _clean_up_craft(state, list(state.units), list(state.craft), set(), {})
+        settled = state if not far else state.replace(craft=tuple(kept), check=False)
+        settled, end_notes = conclude_turn(settled)
+        return settled, (*far, *end_notes)
     owed_ids = {r.unit for r in state.retreats}
     for unit_id in choices:
         if unit_id not in owed_ids:
@@ -61,12 +67,21 @@ def apply_retreats(
         else:
             units.append(Unit(owed.unit, owed.owner, owed.kind, target, owed.docked))
             notes.append(f"{owed.describe()} retreated to {target}")
-    carriers = {r.unit: r for r in state.retreats if r.kind is UnitType.CARRIER}
+    carriers = {r.unit: r for r in state.retreats if r.kind is CARRIER}
     craft, craft_notes = _clean_up_craft(state, units, list(state.craft), destroyed, carriers)
     notes.extend(craft_notes)
-    settled = state.replace(units=units, craft=craft, retreats=(), check=False)
+    settled = state.replace(
+        units=tuple(sorted(units, key=_unit_id)) if state.retreats else state.units,
+        craft=craft,  # a list: re-sorted, since craft may have changed carrier
+        retreats=(),
+        check=False,
+    )
     settled, end_notes = conclude_turn(settled)
     return settled, (*notes, *end_notes)
+
+
+def _unit_id(unit: Unit) -> UnitId:
+    return unit.id
 
 
 def _clean_up_craft(
@@ -80,7 +95,7 @@ def _clean_up_craft(
     then craft more than one sector from every carrier of their empire are destroyed."""
     galaxy = state.galaxy
     notes: list[str] = []
-    carriers = [u for u in units if u.kind is UnitType.CARRIER]
+    carriers = [u for u in units if u.kind is CARRIER]
     owned = Counter({c.id: c.docked for c in carriers})
     for c in craft:
         owned[c.carrier] += 1

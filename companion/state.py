@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from functools import cached_property
 from typing import Any
 
-from companion.atoms import CARRIER_CAPACITY, Colour, SectorId, UnitId, UnitType
+from companion.atoms import CARRIER, CARRIER_CAPACITY, Colour, SectorId, UnitId, UnitType
 from companion.errors import StateError
 from companion.galaxy import Galaxy
 from companion.settings import HouseRules
@@ -33,6 +33,10 @@ class Phase(enum.Enum):
     """Somebody won (R7.1) or the turn limit was reached (R7.3)."""
 
 
+ORDERS, RETREATS, BUILD, OVER = Phase
+"""The phases by name (fast to read; see atoms.DESTROYER)."""
+
+
 @dataclasses.dataclass(frozen=True)
 class Unit:
     """A destroyer, battleship or carrier. ``docked`` counts a carrier's craft aboard."""
@@ -44,7 +48,7 @@ class Unit:
     docked: int = 0
 
     def __post_init__(self) -> None:
-        if self.kind is not UnitType.CARRIER and self.docked:
+        if self.kind is not CARRIER and self.docked:
             raise StateError(f"only a carrier carries strike craft, not a {self.kind.value}")
         if not 0 <= self.docked <= CARRIER_CAPACITY:
             raise StateError(f"a carrier holds 0 to {CARRIER_CAPACITY} craft, not {self.docked}")
@@ -176,7 +180,11 @@ class State:
             rules=rules,
             turn=turn,
             phase=phase,
-            empires=tuple(sorted(empires, key=lambda e: e.seat)),
+            empires=(
+                empires
+                if trusted and isinstance(empires, tuple)
+                else tuple(sorted(empires, key=lambda e: e.seat))
+            ),
             units=unit_tuple,
             craft=craft if trusted and isinstance(craft, tuple) else _sort_craft(galaxy, craft),
             claims=(
@@ -239,11 +247,11 @@ class State:
             occupied[unit.sector] = unit
             if unit.id >= self.next_unit_id:
                 raise StateError(f"unit {unit.id} has an id at or past next_unit_id")
-        carriers = {u.id: u for u in self.units if u.kind is UnitType.CARRIER}
+        carriers = {u.id: u for u in self.units if u.kind is CARRIER}
         for retreat in self.retreats:
             if retreat.unit in self.unit_by_id:
                 raise StateError(f"unit {retreat.unit} is both on the board and retreating")
-            if retreat.kind is UnitType.CARRIER:
+            if retreat.kind is CARRIER:
                 carriers[retreat.unit] = Unit(
                     retreat.unit, retreat.owner, retreat.kind, retreat.sector, retreat.docked
                 )

@@ -8,12 +8,23 @@ DEPLOY instead.
 
 from __future__ import annotations
 
-import dataclasses
+import functools
 from collections import Counter
 from typing import NamedTuple
 
-from companion.atoms import Colour, UnitId, UnitType
-from companion.orders import Order, OrderKind, OrderSheet, SheetLine
+from companion.atoms import CARRIER, Colour, SectorId, UnitId
+from companion.orders import (
+    ADVANCE,
+    CLAIM,
+    DEPLOY,
+    HOLD,
+    MOVE,
+    RECALL,
+    SUPPORT,
+    Order,
+    OrderSheet,
+    SheetLine,
+)
 from companion.settings import SupportRange
 from companion.state import State, Unit
 
@@ -25,6 +36,9 @@ class Checked(NamedTuple):
     order: Order | None
     unit: Unit | None
     void: str | None = None
+
+
+_ADJACENT = SupportRange.ADJACENT
 
 
 def _owner_words(unit: Unit, colour: Colour) -> str:
@@ -59,57 +73,63 @@ def check_order(state: State, colour: Colour, order: Order) -> Checked:
     Only what the position at the start of the turn decides is checked here; what depends on
     other orders (bounces, combats, supports whose target moved away) is the adjudicator's.
     """
-    unit, problem = find_unit(state, colour, order.sector)
-    if unit is None:
-        return Checked(None, None, problem)
-    if order.kind is OrderKind.HOLD or order.kind is OrderKind.CLAIM:
-        same = order.sector == unit.sector
-        return Checked(order if same else Order(order.kind, unit.sector), unit, None)
     galaxy = state.galaxy
-    targets = []
-    for text in order.targets:
-        sector = galaxy.resolve(text)
-        if sector is None:
-            return Checked(None, unit, f"there is no sector {text} in this galaxy")
-        targets.append(sector)
-    if order.sector == unit.sector and tuple(targets) == order.targets:
-        canonical = order
-    else:
-        canonical = Order(order.kind, unit.sector, tuple(targets))
-    here = unit.sector
+    unit = state.unit_at.get(order.sector)  # the common case: the galaxy's own id, own unit
+    if unit is None or unit.owner is not colour:
+        unit, problem = find_unit(state, colour, order.sector)
+        if unit is None:
+            return Checked(None, None, problem)
     kind = order.kind
+    if kind is HOLD or kind is CLAIM:
+        same = order.sector == unit.sector
+        return _checked((order if same else Order(kind, unit.sector), unit, None))
+    known = galaxy.by_id
+    if order.sector == unit.sector and all(t in known for t in order.targets):
+        canonical = order
+        targets: tuple[SectorId, ...] = order.targets
+    else:
+        resolved = []
+        for text in order.targets:
+            sector = galaxy.resolve(text)
+            if sector is None:
+                return Checked(None, unit, f"there is no sector {text} in this galaxy")
+            resolved.append(sector)
+        targets = tuple(resolved)
+        canonical = Order(kind, unit.sector, targets)
+    here = unit.sector
+    near = galaxy.neighbours[here]
 
     def void(reason: str) -> Checked:
         return Checked(canonical, unit, reason)
 
-    if kind in (OrderKind.MOVE, OrderKind.ADVANCE):
+    if kind is MOVE or kind is ADVANCE:
         target = targets[0]
-        if not galaxy.adjacent(here, target):
+        if target not in near:
             return void(f"{target} is not next to {here}; units go one sector at a time")
-        if unit.kind is UnitType.CARRIER and state.craft_of(unit.id):
+        if unit.kind is CARRIER and state.craft_of(unit.id):
             out = ", ".join(c.sector for c in state.craft_of(unit.id))
             return void(
                 f"this carrier has strike craft out (in {out}); it can only move once it has "
                 "recalled them all (R4.2)"
             )
-        if kind is OrderKind.MOVE and target in state.unit_at:
+        if kind is MOVE and target in state.unit_at:
             occupant = state.unit_at[target]
             return void(
                 f"{target} is occupied by {_owner_words(occupant, colour)}; MOVE only goes into "
                 "an empty sector (ADVANCE to attack)"
             )
-    elif kind is OrderKind.SUPPORT:
+    elif kind is SUPPORT:
         target = targets[0]
         if target == here:
             return void("a unit cannot support itself; HOLD adds its own strength already")
-        if state.rules.support_range is SupportRange.ADJACENT and not galaxy.adjacent(here, target):
+        if state.rules.support_range is _ADJACENT and target not in near:
             return void(f"{target} is not next to {here}; support reaches adjacent sectors only")
-    elif kind in (OrderKind.DEPLOY, OrderKind.RECALL):
-        if unit.kind is not UnitType.CARRIER:
+    elif kind in (DEPLOY, RECALL):
+        if unit.kind is not CARRIER:
             return void(
                 f"only a carrier can {kind.value}; the unit in {here} is a {unit.kind.noun}"
             )
-        if kind is OrderKind.DEPLOY:
+        if kind is DEPLOY:
             for target in targets:
                 if not galaxy.adjacent(here, target):
                     return void(f"{target} is not next to {here}; craft deploy to adjacent sectors")
@@ -128,7 +148,7 @@ def check_order(state: State, colour: Colour, order: Order) -> Checked:
                         f"you have {have} strike craft in {source}"
                         + (f" but recall {count} from there" if present else " to recall")
                     )
-    return Checked(canonical, unit, None)
+    return _checked((canonical, unit, None))
 
 
 class Entry(NamedTuple):
@@ -144,7 +164,6 @@ class Entry(NamedTuple):
         return self.checked.void
 
 
-@dataclasses.dataclass
 class Assignment:
     """An order sheet split per unit (R3.2).
 
@@ -153,12 +172,15 @@ class Assignment:
     overwritten by a later line for the same unit (with the replacing line's number).
     """
 
-    colour: Colour
-    main: dict[UnitId, Entry] = dataclasses.field(default_factory=dict)
-    recall: dict[UnitId, Entry] = dataclasses.field(default_factory=dict)
-    deploy: dict[UnitId, Entry] = dataclasses.field(default_factory=dict)
-    unplaced: list[Entry] = dataclasses.field(default_factory=list)
-    replaced: list[tuple[Entry, int]] = dataclasses.field(default_factory=list)
+    __slots__ = ("colour", "deploy", "main", "recall", "replaced", "unplaced")
+
+    def __init__(self, colour: Colour) -> None:
+        self.colour = colour
+        self.main: dict[UnitId, Entry] = {}
+        self.recall: dict[UnitId, Entry] = {}
+        self.deploy: dict[UnitId, Entry] = {}
+        self.unplaced: list[Entry] = []
+        self.replaced: list[tuple[Entry, int]] = []
 
     def entries(self) -> list[Entry]:
         """Every entry still standing, in line order."""
@@ -166,9 +188,16 @@ class Assignment:
         return sorted(standing, key=lambda e: e.line.line)
 
 
+# The adjudicator builds these once per order line: tuple.__new__ skips the Python-level
+# __new__ that NamedTuple generates, which is most of their cost.
+_checked = functools.partial(tuple.__new__, Checked)
+_entry = functools.partial(tuple.__new__, Entry)
+
+
 def assign_orders(state: State, colour: Colour, sheet: OrderSheet) -> Assignment:
     """Give each line of ``sheet`` to the unit it names, the last line winning (R3.2)."""
     result = Assignment(colour)
+    main = result.main
     for sheet_line in sheet.lines:
         if sheet_line.order is not None:
             checked = check_order(state, colour, sheet_line.order)
@@ -176,25 +205,28 @@ def assign_orders(state: State, colour: Colour, sheet: OrderSheet) -> Assignment
             unit = None
             if sheet_line.sector is not None:
                 unit, _ = find_unit(state, colour, sheet_line.sector)
-            checked = Checked(None, unit, None)
-        entry = Entry(sheet_line, checked)
+            checked = _checked((None, unit, None))
+        entry = _entry((sheet_line, checked))
         unit = checked.unit
         if unit is None:
             result.unplaced.append(entry)
             continue
         uid = unit.id
-        target = result.main
-        clears = [result.main]
-        if unit.kind is UnitType.CARRIER:
-            kind = sheet_line.kind
-            if kind is OrderKind.RECALL:
-                target = result.recall
-                clears.append(target)
-            elif kind is OrderKind.DEPLOY:
-                target = result.deploy
-                clears.append(target)
-            else:
-                clears += (result.recall, result.deploy)
+        if unit.kind is not CARRIER:  # the common case: one slot only
+            previous = main.pop(uid, None)
+            if previous is not None:
+                result.replaced.append((previous, sheet_line.line))
+            main[uid] = entry
+            continue
+        # A carrier: RECALL and DEPLOY are halves that may stand together (R3.2).
+        kind = sheet_line.kind
+        clears: tuple[dict[UnitId, Entry], ...]
+        if kind is RECALL:
+            target, clears = result.recall, (main, result.recall)
+        elif kind is DEPLOY:
+            target, clears = result.deploy, (main, result.deploy)
+        else:
+            target, clears = main, (main, result.recall, result.deploy)
         for slot in clears:
             previous = slot.pop(uid, None)
             if previous is not None:
