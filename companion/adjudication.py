@@ -71,10 +71,17 @@ class _Turn:
     def __init__(self, state: State, assignments: list[Assignment]) -> None:
         self.state = state
         self.galaxy = state.galaxy
-        self.units: dict[UnitId, Unit] = {u.id: u for u in state.units}
-        self.position: dict[UnitId, SectorId] = {u.id: u.sector for u in state.units}
-        self.at: dict[SectorId, UnitId] = {u.sector: u.id for u in state.units}
-        self.docked: dict[UnitId, int] = {u.id: u.docked for u in state.units}
+        self.units: dict[UnitId, Unit] = {}
+        self.position: dict[UnitId, SectorId] = {}
+        self.at: dict[SectorId, UnitId] = {}
+        self.docked: dict[UnitId, int] = {}
+        self.changed: set[UnitId] = set()
+        """Units whose sector or docked craft changed this turn."""
+        for unit in state.units:
+            self.units[unit.id] = unit
+            self.position[unit.id] = unit.sector
+            self.at[unit.sector] = unit.id
+            self.docked[unit.id] = unit.docked
         self.craft: list[Craft] = list(state.craft)
         self.claims: dict[SectorId, Colour] = dict(state.claims)
         self.outcomes: dict[tuple[int, int], OrderOutcome] = {}
@@ -110,10 +117,11 @@ class _Turn:
             (assignment.deploy, self.deploy),
         ):
             for unit_id, entry in slot.items():
-                if entry.void is not None or entry.checked.order is None:
+                order = entry.checked.order
+                if order is None or entry.checked.void is not None or entry.line.error:
                     self._report(colour, entry, VOID, f"void, so the unit holds: {entry.void}")
                 else:
-                    target[unit_id] = (entry, entry.checked.order)
+                    target[unit_id] = (entry, order)
 
     def _report(
         self,
@@ -212,6 +220,7 @@ class _Turn:
             del self.at[origin]
             self.at[target] = unit_id
             self.position[unit_id] = target
+            self.changed.add(unit_id)
             self.movements.append(
                 Movement(MoveKind.MOVE, self.units[unit_id].owner, unit_id, origin, target)
             )
@@ -260,6 +269,7 @@ class _Turn:
                     continue
                 del self.craft[pick]
                 self.docked[unit_id] += 1
+                self.changed.add(unit_id)
                 done.append(source)
                 self.movements.append(Movement(MoveKind.RECALL, colour, unit_id, source, here))
             self._craft_outcome(unit_id, entry, "recalled craft from", done, failed)
@@ -306,6 +316,7 @@ class _Turn:
                     failed.append(f"{other.owner.title} strike craft are in {target}")
                 else:
                     self.docked[unit_id] -= 1
+                    self.changed.add(unit_id)
                     self.craft.append(Craft(unit_id, colour, target))
                     done.append(target)
                     self.movements.append(Movement(MoveKind.DEPLOY, colour, unit_id, here, target))
@@ -426,6 +437,7 @@ class _Turn:
             del self.at[origin]
             self.at[target] = unit_id
             self.position[unit_id] = target
+            self.changed.add(unit_id)
             self.movements.append(
                 Movement(MoveKind.ADVANCE, self.units[unit_id].owner, unit_id, origin, target)
             )
@@ -582,12 +594,13 @@ class _Turn:
 
     def _result(self, retreats: list[RetreatOwed]) -> TurnResult:
         losers = {r.unit for r in retreats}
+        changed, position, docked = self.changed, self.position, self.docked
         units = tuple(
-            unit
-            if unit.sector == self.position[uid] and unit.docked == self.docked[uid]
-            else dataclasses.replace(unit, sector=self.position[uid], docked=self.docked[uid])
-            for uid, unit in self.units.items()  # in id order, as State keeps them
-            if uid not in losers
+            dataclasses.replace(unit, sector=position[unit.id], docked=docked[unit.id])
+            if unit.id in changed
+            else unit
+            for unit in self.state.units  # in id order, as State keeps them
+            if unit.id not in losers
         )
         state = self.state.replace(
             units=units,

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
-from companion.atoms import CARRIER, CARRIER_CAPACITY, SectorId, UnitId
+from companion.atoms import CARRIER, CARRIER_CAPACITY, Colour, SectorId, UnitId
 from companion.ending import conclude_turn
 from companion.errors import StateError
 from companion.state import RETREATS, Craft, State, Unit
@@ -35,7 +35,7 @@ def apply_retreats(
         raise StateError(f"no retreats are owed: the game is waiting for {state.phase.value}")
     if not state.retreats and not choices:
         # Nothing to retreat: only the far-craft rule of R5.4 can still apply.
-        kept, far = _clean_up_craft(state, list(state.units), list(state.craft), set(), {})
+        kept, far = _far_craft(state, state.units, state.craft)
         settled = state if not far else state.replace(craft=tuple(kept), check=False)
         settled, end_notes = conclude_turn(settled)
         return settled, (*far, *end_notes)
@@ -78,6 +78,30 @@ def apply_retreats(
     )
     settled, end_notes = conclude_turn(settled)
     return settled, (*notes, *end_notes)
+
+
+def _far_craft(
+    state: State, units: Iterable[Unit], craft: Iterable[Craft]
+) -> tuple[list[Craft], list[str]]:
+    """R5.4's last rule: craft more than one sector from every carrier of their empire go."""
+    neighbours = state.galaxy.neighbours
+    reach: dict[Colour, set[SectorId]] = {}
+    for unit in units:
+        if unit.kind is CARRIER:
+            near = reach.setdefault(unit.owner, set())
+            near.add(unit.sector)
+            near.update(neighbours[unit.sector])
+    kept: list[Craft] = []
+    notes: list[str] = []
+    for c in craft:
+        if c.sector in reach.get(c.owner, ()):
+            kept.append(c)
+        else:
+            notes.append(
+                f"a {c.owner.title} strike craft in {c.sector} was more than one sector from "
+                f"every {c.owner.title} carrier and was destroyed (R5.4)"
+            )
+    return kept, notes
 
 
 def _unit_id(unit: Unit) -> UnitId:
@@ -127,16 +151,5 @@ def _clean_up_craft(
                 f"a {c.owner.title} strike craft in {c.sector} lost its carrier and was "
                 "destroyed (R5.4)"
             )
-    survivors: list[Craft] = []
-    for c in kept:
-        if any(
-            u.owner is c.owner and (u.sector == c.sector or galaxy.adjacent(u.sector, c.sector))
-            for u in carriers
-        ):
-            survivors.append(c)
-        else:
-            notes.append(
-                f"a {c.owner.title} strike craft in {c.sector} was more than one sector from "
-                f"every {c.owner.title} carrier and was destroyed (R5.4)"
-            )
-    return survivors, notes
+    survivors, far = _far_craft(state, units, kept)
+    return survivors, notes + far
