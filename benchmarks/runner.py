@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from benchmarks.machine import machine_info
@@ -118,10 +118,17 @@ def format_report(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m benchmarks", description="Benchmarks of Cluster Companion."
-    )
+def command(
+    argv: Sequence[str] | None,
+    out: TextIO | None,
+    *,
+    prog: str,
+    description: str,
+    run: Callable[..., dict[str, Any]],
+    report: Callable[[dict[str, Any]], str],
+) -> int:
+    """The command line every benchmark module shares: ``--json`` and ``--quick``."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--quick", action="store_true", help="a fast smoke run (few repeats)")
     args = parser.parse_args(argv)
@@ -130,5 +137,16 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     if args.json:
         stream.write(json.dumps(results, indent=2, sort_keys=True) + "\n")
     else:
-        stream.write(format_report(results) + "\n")
+        stream.write(report(results) + "\n")
     return 0
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    return command(
+        argv,
+        out,
+        prog="python -m benchmarks",
+        description="Benchmarks of Cluster Companion.",
+        run=run,
+        report=format_report,
+    )

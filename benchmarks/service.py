@@ -19,11 +19,8 @@ and recovers a 20-turn table.
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -31,6 +28,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from benchmarks.machine import machine_info
+from benchmarks.runner import command
 from companion.atoms import Colour
 from companion.policy import greedy_orders, greedy_plan, random_retreats
 from companion.record import GameRecord
@@ -418,19 +416,14 @@ def format_report(results: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.service", description="Benchmarks of the table service."
+    return command(
+        argv,
+        out,
+        prog="python -m benchmarks.service",
+        description="Benchmarks of the table service.",
+        run=run,
+        report=format_report,
     )
-    parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    parser.add_argument("--quick", action="store_true", help="a fast smoke run")
-    args = parser.parse_args(argv)
-    stream = out if out is not None else sys.stdout
-    results = run(quick=args.quick)
-    if args.json:
-        stream.write(json.dumps(results, indent=2, sort_keys=True) + "\n")
-    else:
-        stream.write(format_report(results) + "\n")
-    return 0
 
 
 if __name__ == "__main__":

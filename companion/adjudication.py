@@ -165,6 +165,16 @@ class _Turn:
         found = [(uid, e, o) for uid, (e, o) in slot.items()]
         return sorted(found, key=lambda item: self.galaxy.order[self.position[item[0]]])
 
+    def _rivals(
+        self, unit_id: UnitId, target: SectorId, orders: list[tuple[UnitId, Entry, Order]]
+    ) -> str:
+        """``Blue destroyer from S3 and Red battleship from S9``: the others going for target."""
+        return " and ".join(
+            f"{_name(self.units[u])} from {self.position[u]}"
+            for u, _, o in orders
+            if o.target == target and u != unit_id
+        )
+
     def _claim(self, sector: SectorId, colour: Colour) -> None:
         before = self.claims.get(sector)
         if before is not colour:
@@ -200,16 +210,12 @@ class _Turn:
         arrivals: list[tuple[UnitId, SectorId]] = []
         for unit_id, entry, order in moves:
             if wanted[order.target] > 1:
-                others = [
-                    _name(self.units[u]) + " from " + self.position[u]
-                    for u, _, o in moves
-                    if o.target == order.target and u != unit_id
-                ]
+                others = self._rivals(unit_id, order.target, moves)
                 self._done(
                     unit_id,
                     entry,
                     BOUNCED,
-                    f"bounced: {' and '.join(others)} also moved to {order.target}, so every "
+                    f"bounced: {others} also moved to {order.target}, so every "
                     "move there failed and the units held (R4.2)",
                 )
             else:
@@ -342,16 +348,12 @@ class _Turn:
         single: list[tuple[UnitId, Entry, Order]] = []
         for unit_id, entry, order in live:
             if wanted[order.target] > 1:
-                others = [
-                    f"{_name(self.units[u])} from {self.position[u]}"
-                    for u, _, o in live
-                    if o.target == order.target and u != unit_id
-                ]
+                others = self._rivals(unit_id, order.target, live)
                 self._done(
                     unit_id,
                     entry,
                     BOUNCED,
-                    f"bounced: {' and '.join(others)} also advanced into {order.target}; every "
+                    f"bounced: {others} also advanced into {order.target}; every "
                     "advance there failed and nobody there was dislodged (R4.6)",
                 )
             else:

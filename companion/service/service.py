@@ -237,26 +237,7 @@ class TableService:
         setup = LocalClusterSetup(
             players, seed=seed, rules=rules, galaxy=galaxy, roll_minerals=roll_minerals
         )
-        secret = secrets.token_urlsafe(16)
-        with self.lock:
-            table_id = uuid.uuid4().hex[:10]
-            at = self.clock.now()
-            entry = LogEntry(
-                1,
-                at,
-                "create",
-                {
-                    "id": table_id,
-                    "name": name,
-                    "setup": setup.to_dict(),
-                    "host_hash": _hash(secret),
-                },
-            )
-            table = self._table_from(entry)
-            self.storage.create_table(table_id, name, setup.game, at, entry)
-            self.tables[table_id] = table
-            self.bus.publish(Event("table_created", table_id, at, {"name": name}))
-        return table_id, secret
+        return self._new_table(name, setup)
 
     def import_record(self, record_json: str | bytes, name: str) -> tuple[str, str]:
         """A new table that carries on from a game record (checked and replayed first)."""
@@ -265,26 +246,27 @@ class TableService:
         data = record.to_dict()
         name = _clean_name(name, "table name")
         setup = LocalClusterSetup(len(record.setup.empires), seed=record.seed or 0, record=data)
+        return self._new_table(name, setup, start=True)
+
+    def _new_table(self, name: str, setup: GameSetup, *, start: bool = False) -> tuple[str, str]:
+        """Store a new table's first entry; ``start`` an imported game at once."""
         secret = secrets.token_urlsafe(16)
         with self.lock:
             table_id = uuid.uuid4().hex[:10]
             at = self.clock.now()
-            entry = LogEntry(
-                1,
-                at,
-                "create",
-                {
-                    "id": table_id,
-                    "name": name,
-                    "setup": setup.to_dict(),
-                    "host_hash": _hash(secret),
-                },
-            )
+            data = {
+                "id": table_id,
+                "name": name,
+                "setup": setup.to_dict(),
+                "host_hash": _hash(secret),
+            }
+            entry = LogEntry(1, at, "create", data)
             table = self._table_from(entry)
             self.storage.create_table(table_id, name, setup.game, at, entry)
             self.tables[table_id] = table
             self.bus.publish(Event("table_created", table_id, at, {"name": name}))
-            self._commit(table, "start", {})
+            if start:
+                self._commit(table, "start", {})
         return table_id, secret
 
     def table_ids(self) -> list[str]:
