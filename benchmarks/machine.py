@@ -42,3 +42,14 @@ def machine_info() -> dict[str, Any]:
         "cpu_count": os.cpu_count(),
         "python": f"{platform.python_implementation()} {platform.python_version()}",
     }
+
+
+def header(title: str, machine: dict[str, Any], *, quick: bool) -> list[str]:
+    """The first lines of a benchmark report: what was run, when and on what."""
+    return [
+        f"Cluster Companion benchmarks: {title}" + ("  [QUICK smoke run]" if quick else ""),
+        f"date:     {machine['date']} ({machine['time_utc']})",
+        f"machine:  {machine['platform']} ({machine['machine']})",
+        f"cpu:      {machine['cpu_model']}, {machine['cpu_count']} logical cores",
+        f"python:   {machine['python']}",
+    ]

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from benchmarks.machine import machine_info
+from benchmarks.machine import header, machine_info
 from benchmarks.rules_core import (
     TARGET_TURNS_PER_SECOND,
     bench_adjudication,
@@ -65,12 +65,7 @@ def format_report(results: dict[str, Any]) -> str:
     game = results["full_game"]
     target = results["target"]
     lines = [
-        "Cluster Companion benchmarks: rules core"
-        + ("  [QUICK smoke run]" if results["quick"] else ""),
-        f"date:     {m['date']} ({m['time_utc']})",
-        f"machine:  {m['platform']} ({m['machine']})",
-        f"cpu:      {m['cpu_model']}, {m['cpu_count']} logical cores",
-        f"python:   {m['python']}",
+        *header("rules core", m, quick=results["quick"]),
         "",
         "a) adjudication of one busy turn",
         f"   position: seed {pos['seed']}, turn {pos['turn']}: {pos['sectors']} sectors, "

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from benchmarks.machine import machine_info
+from benchmarks.machine import header, machine_info
 from benchmarks.runner import command
 from companion.atoms import Colour
 from companion.policy import greedy_orders, greedy_plan, random_retreats
@@ -375,12 +375,7 @@ def format_report(results: dict[str, Any]) -> str:
     recovery = targets["recovery_seconds"]
     runs = sub["runs"]
     lines = [
-        "Cluster Companion benchmarks: table service"
-        + ("  [QUICK smoke run]" if results["quick"] else ""),
-        f"date:     {m['date']} ({m['time_utc']})",
-        f"machine:  {m['platform']} ({m['machine']})",
-        f"cpu:      {m['cpu_model']}, {m['cpu_count']} logical cores",
-        f"python:   {m['python']}",
+        *header("table service", m, quick=results["quick"]),
         "",
         f"a) durable submissions: {runs[0]['submissions']} order sheets per run, "
         f"{table['seats']}-seat table in the command phase of turn {table['turn']} "

@@ -23,7 +23,11 @@ tests pass ``phase=Phase.BUILD`` (and usually ``turn=2``).
 
 from __future__ import annotations
 
+import io
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,6 +47,7 @@ from companion import (
     adjudicate,
 )
 from companion.atoms import sector_sort_key
+from companion.cli import main as cli_main
 
 MAPS: dict[str, tuple[int, list[tuple[str, str]]]] = {
     "line": (5, [("S1", "S2"), ("S2", "S3"), ("S3", "S4"), ("S4", "S5")]),
@@ -159,6 +164,31 @@ def describe_craft(state: State) -> dict[str, list[str]]:
 def describe_claims(state: State) -> dict[str, str]:
     """Claims by sector: ``{"S1": "red"}``."""
     return {s: c.value for s, c in state.claims}
+
+
+@dataclass
+class Run:
+    """What one ``companion`` command did: its exit code and what it printed."""
+
+    code: int
+    out: str
+    err: str
+
+
+Runner = Callable[..., Run]
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Runner:
+    """``run("show", "game.json", stdin=...)``: the CLI's main() in-process."""
+
+    def go(*args: str | Path, stdin: str = "") -> Run:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        code = cli_main([str(a) for a in args])
+        captured = capsys.readouterr()
+        return Run(code, captured.out, captured.err)
+
+    return go
 
 
 @pytest.fixture

@@ -7,22 +7,23 @@ destroyer owes a retreat from S36 (to S21 or S43).
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
 import shlex
 import subprocess
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jsonschema
 import pytest
 
+if TYPE_CHECKING:
+    from conftest import Runner
+
 from companion import GameRecord, Phase
-from companion.cli import MAX_INPUT_BYTES, MAX_SHEET_CHARS, main
+from companion.cli import MAX_INPUT_BYTES, MAX_SHEET_CHARS
 from companion.record import schema
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,29 +37,6 @@ TURN_2 = "[Red]\nADVANCE S21 S46\nblue\nADVANCE S26 S10\n"
 BUILD_2 = "Blue:\nBUILD battleship S26\nRed:\nBUILD destroyer S27\nBUILD destroyer S21\n"
 TURN_3 = "Blue:\nADVANCE S10 S23\nADVANCE S26 S5\nRed:\nADVANCE S21 S36\nADVANCE S27 S43\n"
 TURN_4 = "Blue:\nADVANCE S5 S36\nRed:\nSUPPORT S36 S43\nADVANCE S43 S40\n"
-
-
-@dataclass
-class Run:
-    code: int
-    out: str
-    err: str
-
-
-Runner = Callable[..., Run]
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Runner:
-    """``run("show", "game.json", stdin=...)``: main() in-process, with its exit code and output."""
-
-    def go(*args: str | Path, stdin: str = "") -> Run:
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-        code = main([str(a) for a in args])
-        captured = capsys.readouterr()
-        return Run(code, captured.out, captured.err)
-
-    return go
 
 
 @pytest.fixture

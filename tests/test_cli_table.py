@@ -7,19 +7,19 @@ database and the same real clock, so no deadline passes while a test runs.
 
 from __future__ import annotations
 
-import io
 import json
 import random
-import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
+if TYPE_CHECKING:
+    from conftest import Run, Runner
+
 from companion import GameRecord
-from companion.cli import main
 from companion.game import Game
 from companion.generation import random_setup
 from companion.policy import greedy_orders
@@ -27,29 +27,6 @@ from companion.service import Stage, Storage, TableService
 from companion.settings import HouseRules, SupportRange
 
 COLOURS = ["red", "blue", "green", "yellow", "aqua", "purple", "pink", "white"]
-
-
-@dataclass
-class Run:
-    code: int
-    out: str
-    err: str
-
-
-Runner = Callable[..., Run]
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Runner:
-    """``run("table", "list")``: main() in-process, with its exit code and output."""
-
-    def go(*args: str | Path, stdin: str = "") -> Run:
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-        code = main([str(a) for a in args])
-        captured = capsys.readouterr()
-        return Run(code, captured.out, captured.err)
-
-    return go
 
 
 @pytest.fixture(autouse=True)
