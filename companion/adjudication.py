@@ -61,6 +61,9 @@ def adjudicate(state: State, orders: Orders) -> TurnResult:
     return _Turn(state, assignments).run()
 
 
+_MOVE_ARROW, _ADVANCE_ARROW, _DEPLOY_ARROW, _RECALL_ARROW = MoveKind
+
+
 def _name(unit: Unit) -> str:
     return f"{unit.owner.title} {unit.kind.noun}"
 
@@ -228,7 +231,7 @@ class _Turn:
             self.position[unit_id] = target
             self.changed.add(unit_id)
             self.movements.append(
-                Movement(MoveKind.MOVE, self.units[unit_id].owner, unit_id, origin, target)
+                Movement(_MOVE_ARROW, self.units[unit_id].owner, unit_id, origin, target)
             )
 
     def _supports(self) -> None:
@@ -277,7 +280,7 @@ class _Turn:
                 self.docked[unit_id] += 1
                 self.changed.add(unit_id)
                 done.append(source)
-                self.movements.append(Movement(MoveKind.RECALL, colour, unit_id, source, here))
+                self.movements.append(Movement(_RECALL_ARROW, colour, unit_id, source, here))
             self._craft_outcome(unit_id, entry, "recalled craft from", done, failed)
 
     def _craft_outcome(
@@ -303,9 +306,10 @@ class _Turn:
             done: list[str] = []
             failed: list[str] = []
             for target in order.targets:
-                rivals = sorted(empires_into[target] - {colour}, key=lambda c: c.rank)
+                writers = empires_into[target]
                 occupant = self.at.get(target)
-                if rivals:
+                if len(writers) > 1:
+                    rivals = sorted(writers - {colour}, key=lambda c: c.rank)
                     names = " and ".join(c.title for c in rivals)
                     failed.append(
                         f"{names} also deployed into {target}; deploys of two empires into one "
@@ -315,17 +319,16 @@ class _Turn:
                     failed.append(f"no craft was left docked to send to {target}")
                 elif occupant is not None and self.units[occupant].owner is not colour:
                     failed.append(f"{_name(self.units[occupant])} is in {target}")
-                elif any(c.sector == target and c.owner is not colour for c in self.craft):
-                    other = next(
-                        c for c in self.craft if c.sector == target and c.owner is not colour
-                    )
+                elif other := next(
+                    (c for c in self.craft if c.sector == target and c.owner is not colour), None
+                ):
                     failed.append(f"{other.owner.title} strike craft are in {target}")
                 else:
                     self.docked[unit_id] -= 1
                     self.changed.add(unit_id)
                     self.craft.append(Craft(unit_id, colour, target))
                     done.append(target)
-                    self.movements.append(Movement(MoveKind.DEPLOY, colour, unit_id, here, target))
+                    self.movements.append(Movement(_DEPLOY_ARROW, colour, unit_id, here, target))
                     continue
             self._craft_outcome(unit_id, entry, "deployed craft to", done, failed)
 
@@ -441,7 +444,7 @@ class _Turn:
             self.position[unit_id] = target
             self.changed.add(unit_id)
             self.movements.append(
-                Movement(MoveKind.ADVANCE, self.units[unit_id].owner, unit_id, origin, target)
+                Movement(_ADVANCE_ARROW, self.units[unit_id].owner, unit_id, origin, target)
             )
             if claims:
                 self._claim(target, self.units[unit_id].owner)

@@ -43,8 +43,7 @@ DONE, PARTIAL, VOID, REPLACED, FAILED, BOUNCED, CUT, CANCELLED, WON, LOST = Outc
 """The outcome statuses by name (fast to read; see atoms.DESTROYER)."""
 
 
-@dataclasses.dataclass(frozen=True)
-class StrengthPart:
+class StrengthPart(NamedTuple):
     """One contribution to a side's combat strength: ``Green destroyer in S8`` gives 2."""
 
     source: str
@@ -147,8 +146,7 @@ class MoveKind(enum.Enum):
     RECALL = "recall"
 
 
-@dataclasses.dataclass(frozen=True)
-class Movement:
+class Movement(NamedTuple):
     """An arrow for the table screen: a unit or craft that went from one sector to another."""
 
     kind: MoveKind
@@ -168,8 +166,7 @@ class Movement:
         }
 
 
-@dataclasses.dataclass(frozen=True)
-class ClaimChange:
+class ClaimChange(NamedTuple):
     sector: SectorId
     before: Colour | None
     after: Colour
