@@ -193,7 +193,8 @@ class _Turn:
     # The steps ------------------------------------------------------------------------------
 
     def run(self) -> TurnResult:
-        self._holds()
+        # Step 1, HOLD, moves nothing: a holding unit's outcome is written with the supports,
+        # once it is known whether the unit was attacked.
         self._moves()
         self._supports()
         self._recalls()
@@ -201,10 +202,6 @@ class _Turn:
         retreats = self._advances()
         self._claims()
         return self._result(retreats)
-
-    def _holds(self) -> None:
-        # Step 1: a holding unit stays; its outcome waits until we know whether it was attacked.
-        pass
 
     def _moves(self) -> None:
         """Step 2, R4.2: into a sector empty at the start of the turn that no other MOVE targets."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.adjudication import adjudicate
 from companion.atoms import Colour, SectorId, UnitId
@@ -21,6 +21,9 @@ from companion.orders import OrderSheet
 from companion.outcomes import TurnResult
 from companion.retreats import apply_retreats
 from companion.state import Phase, State
+
+if TYPE_CHECKING:
+    from companion.record import GameRecord
 
 
 def digest(state: State) -> str:
@@ -168,8 +171,8 @@ class Game:
                 f"(digest {self.steps[-1].digest}, recorded {step.digest})"
             )
 
-    def record(self) -> Any:
+    def record(self) -> GameRecord:
         """The game record of everything so far (see :mod:`companion.record`)."""
-        from companion.record import GameRecord
+        from companion.record import GameRecord  # record builds on game, not the reverse
 
         return GameRecord.of(self)

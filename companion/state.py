@@ -324,10 +324,6 @@ class State:
     def sectors_of(self, colour: Colour) -> tuple[SectorId, ...]:
         return tuple(s for s, c in self.claims if c is colour)
 
-    @property
-    def build_due(self) -> bool:
-        return self.phase is Phase.BUILD
-
     # Serialisation --------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
