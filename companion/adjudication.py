@@ -8,7 +8,6 @@ owed. The function is pure: the same position and orders always give the same re
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 
@@ -455,16 +454,16 @@ class _Turn:
         """The combat an advance starts, or None when nobody else's unit or craft is there."""
         attacker = self.units[unit_id]
         colour = attacker.owner
+        defender_id = self.at.get(target)
+        enemy_craft = [c for c in self.craft if c.sector == target and c.owner is not colour]
+        if defender_id is None and not enemy_craft:
+            return None
         attack = [
             StrengthPart(
                 f"{_name(attacker)} from {self.position[unit_id]}", self._strength(unit_id)
             )
         ]
         attack += self._support_parts(unit_id)
-        defender_id = self.at.get(target)
-        enemy_craft = [c for c in self.craft if c.sector == target and c.owner is not colour]
-        if defender_id is None and not enemy_craft:
-            return None
         defence: list[StrengthPart] = []
         if defender_id is not None:
             defender = self.units[defender_id]
@@ -598,7 +597,7 @@ class _Turn:
         losers = {r.unit for r in retreats}
         changed, position, docked = self.changed, self.position, self.docked
         units = tuple(
-            dataclasses.replace(unit, sector=position[unit.id], docked=docked[unit.id])
+            Unit(unit.id, unit.owner, unit.kind, position[unit.id], docked[unit.id])
             if unit.id in changed
             else unit
             for unit in self.state.units  # in id order, as State keeps them
@@ -615,7 +614,7 @@ class _Turn:
         aftermath: tuple[str, ...] = ()
         if not any(r.options for r in retreats):
             state, aftermath = apply_retreats(state, {})
-        outcomes = tuple(self.outcomes[key] for key in sorted(self.outcomes))
+        outcomes = tuple(outcome for _, outcome in sorted(self.outcomes.items()))
         return TurnResult(
             turn=self.state.turn,
             outcomes=outcomes,
