@@ -209,18 +209,7 @@ def _parser() -> argparse.ArgumentParser:
         type=_colours,
         help="the empires' colours, e.g. red,blue (default: random)",
     )
-    new.add_argument("--turn-limit", type=int, metavar="N", help="end after N turns (R7.3)")
-    new.add_argument(
-        "--support-range",
-        choices=[r.value for r in SupportRange],
-        default=SupportRange.ADJACENT.value,
-        help="how far SUPPORT reaches (R3.4; default adjacent)",
-    )
-    new.add_argument(
-        "--no-advance-claims",
-        action="store_true",
-        help="an uncontested ADVANCE into an empty sector does not claim it (R4.6)",
-    )
+    _add_rule_options(new)
     new.add_argument("--force", action="store_true", help="replace GAME.json if it exists")
 
     show = command("show", _cmd_show, "Show the map, the standings and what the game waits for.")
@@ -303,18 +292,7 @@ def _parser() -> argparse.ArgumentParser:
     create.add_argument(
         "--seed", type=int, metavar="S", help="galaxy seed (default: random, and printed)"
     )
-    create.add_argument("--turn-limit", type=int, metavar="N", help="end after N turns (R7.3)")
-    create.add_argument(
-        "--support-range",
-        choices=[r.value for r in SupportRange],
-        default=SupportRange.ADJACENT.value,
-        help="how far SUPPORT reaches (R3.4; default adjacent)",
-    )
-    create.add_argument(
-        "--no-advance-claims",
-        action="store_true",
-        help="an uncontested ADVANCE into an empty sector does not claim it (R4.6)",
-    )
+    _add_rule_options(create)
     defaults = HouseRules()
     for flag, what in _TIMED_PHASES:
         create.add_argument(
@@ -696,11 +674,7 @@ def _cmd_new(args: argparse.Namespace) -> int:
         players = len(colours) if colours is not None else 4
     if colours is not None and len(set(colours)) != len(colours):
         raise CommandError("--colours names a colour twice; each empire has its own (R2.2)")
-    rules = HouseRules(
-        support_range=SupportRange(args.support_range),
-        advance_claims_empty=not args.no_advance_claims,
-        turn_limit=args.turn_limit,
-    )
+    rules = _rules_from(args)
     seed: int = args.seed if args.seed is not None else secrets.randbelow(10**6)
     state = _setup(seed, players, rules, colours)
     _write_record(path, Game(state, seed=seed))
@@ -999,12 +973,29 @@ def _table_name(text: str, what: str) -> str:
     return cleaned
 
 
-def _table_rules(args: argparse.Namespace) -> HouseRules:
+def _add_rule_options(parser: argparse.ArgumentParser) -> None:
+    """The house-rule options of ``new`` and ``table create`` (R3.4, R4.6, R7.3)."""
+    parser.add_argument("--turn-limit", type=int, metavar="N", help="end after N turns (R7.3)")
+    parser.add_argument(
+        "--support-range",
+        choices=[r.value for r in SupportRange],
+        default=SupportRange.ADJACENT.value,
+        help="how far SUPPORT reaches (R3.4; default adjacent)",
+    )
+    parser.add_argument(
+        "--no-advance-claims",
+        action="store_true",
+        help="an uncontested ADVANCE into an empty sector does not claim it (R4.6)",
+    )
+
+
+def _rules_from(args: argparse.Namespace) -> HouseRules:
+    """The house rules the options ask for; the phase clocks only where the command has them."""
     if args.turn_limit is not None and args.turn_limit < 1:
         raise CommandError(f"--turn-limit must be at least 1, not {args.turn_limit}")
     clocks: dict[str, Any] = {}
     for flag, _ in _TIMED_PHASES:
-        seconds: int | None = getattr(args, _rule_name(flag))
+        seconds: int | None = getattr(args, _rule_name(flag), None)
         if seconds is None:
             continue
         if not 1 <= seconds <= SECONDS_PER_DAY:
@@ -1062,7 +1053,7 @@ def _cmd_table_create(args: argparse.Namespace) -> int:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise CommandError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
     name = _table_name(args.name, "the table name")
-    rules = _table_rules(args)
+    rules = _rules_from(args)
     seed: int = args.seed if args.seed is not None else secrets.randbelow(10**6)
     path = _db_path(args)
     with _tables(path) as service:

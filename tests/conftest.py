@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import io
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,7 @@ from companion import (
 )
 from companion.atoms import sector_sort_key
 from companion.cli import main as cli_main
+from companion.service import FakeClock, Storage, TableService
 
 MAPS: dict[str, tuple[int, list[tuple[str, str]]]] = {
     "line": (5, [("S1", "S2"), ("S2", "S3"), ("S3", "S4"), ("S4", "S5")]),
@@ -189,6 +190,24 @@ def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> 
         return Run(code, captured.out, captured.err)
 
     return go
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """The table service's clock in tests: it moves only when a test advances it."""
+    return FakeClock()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "t.db"
+
+
+@pytest.fixture
+def service(db: Path, clock: FakeClock) -> Iterator[TableService]:
+    """A table service on a fresh SQLite file in the test's folder, on the fake clock."""
+    with TableService(Storage(db), clock=clock) as opened:
+        yield opened
 
 
 @pytest.fixture

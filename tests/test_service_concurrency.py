@@ -8,13 +8,10 @@ from __future__ import annotations
 import itertools
 import json
 import threading
-from collections.abc import Callable, Iterator
-from pathlib import Path
-
-import pytest
+from collections.abc import Callable
 
 from companion.galaxy import Galaxy, Sector
-from companion.service import FakeClock, Storage, TableService
+from companion.service import Storage, TableService
 from companion.service.events import Event
 
 SEATS = 8
@@ -82,22 +79,6 @@ def run_together(workers: list[Callable[[], None]]) -> list[BaseException]:
 
 def phases(events: list[Event]) -> list[tuple[str, int]]:
     return [(e.data["stage"], e.data["turn"]) for e in events if e.kind == "phase"]
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "t.db"
-
-
-@pytest.fixture
-def service(db: Path, clock: FakeClock) -> Iterator[TableService]:
-    with TableService(Storage(db), clock=clock) as opened:
-        yield opened
 
 
 def test_eight_seats_editing_orders_at_once_keep_each_seats_last_text(service, clock, db):

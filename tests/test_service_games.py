@@ -145,22 +145,6 @@ def with_retreat_owed(service: TableService, table_id: str) -> None:
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "t.db"
-
-
-@pytest.fixture
-def service(db: Path, clock: FakeClock) -> Iterator[TableService]:
-    with open_service(db, clock) as opened:
-        yield opened
-
-
-@pytest.fixture
 def table(service: TableService) -> str:
     return new_table(service)
 

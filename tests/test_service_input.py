@@ -81,17 +81,6 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def service(tmp_path: Path, clock: FakeClock) -> Iterator[TableService]:
-    with TableService(Storage(tmp_path / "t.db"), clock=clock) as opened:
-        yield opened
-
-
 # Unknown tables and seats ----------------------------------------------------------------------
 
 
@@ -564,3 +553,16 @@ def test_a_refused_file_is_never_written_even_by_a_second_attempt(tmp_path):
 def test_storage_errors_are_companion_errors():
     assert issubclass(StorageError, CompanionError)
     assert issubclass(StorageError, RuntimeError)
+
+
+def test_a_seat_token_finds_its_seat_and_a_reissued_link_retires_the_old_one(service):
+    table_id, _ = service.create_table("Tokens", 2, galaxy=fork_galaxy(), roll_minerals=False)
+    first = service.join(table_id, 1, "Ann")
+    second = service.join(table_id, 2, "Bo")
+    assert service.seat_for_token(table_id, first) == 1
+    assert service.seat_for_token(table_id, second) == 2
+    assert service.seat_for_token(table_id, first + "x") is None
+    assert service.seat_for_token(table_id, "") is None
+    fresh = service.reissue(table_id, 1)
+    assert service.seat_for_token(table_id, fresh) == 1
+    assert service.seat_for_token(table_id, first) is None

@@ -262,12 +262,6 @@ class Storage:
         rows = self.connection.execute("SELECT id FROM tables ORDER BY created_at, id")
         return [r[0] for r in rows]
 
-    def table_rows(self) -> list[tuple[str, str, str, float]]:
-        rows = self.connection.execute(
-            "SELECT id, name, game, created_at FROM tables ORDER BY created_at, id"
-        )
-        return [(r[0], r[1], r[2], r[3]) for r in rows]
-
     def load(self, table_id: str) -> Stored:
         db = self.connection
         row = db.execute(
