@@ -31,7 +31,7 @@ import textwrap
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import NoReturn, TextIO
 
 from companion import __version__
 from companion.atoms import Colour, SectorId, UnitId, sector_sort_key
@@ -989,13 +989,23 @@ def _add_rule_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _rules_from(args: argparse.Namespace) -> HouseRules:
-    """The house rules the options ask for; the phase clocks only where the command has them."""
+def _rules_from(args: argparse.Namespace, **clocks: int) -> HouseRules:
+    """The house rules the options of :func:`_add_rule_options` ask for."""
+    return HouseRules(
+        support_range=SupportRange(args.support_range),
+        advance_claims_empty=not args.no_advance_claims,
+        turn_limit=args.turn_limit,
+        **clocks,
+    )
+
+
+def _table_rules(args: argparse.Namespace) -> HouseRules:
+    """``table create``'s house rules: the shared options plus the phase clocks (R8.1)."""
     if args.turn_limit is not None and args.turn_limit < 1:
         raise CommandError(f"--turn-limit must be at least 1, not {args.turn_limit}")
-    clocks: dict[str, Any] = {}
+    clocks: dict[str, int] = {}
     for flag, _ in _TIMED_PHASES:
-        seconds: int | None = getattr(args, _rule_name(flag), None)
+        seconds: int | None = getattr(args, _rule_name(flag))
         if seconds is None:
             continue
         if not 1 <= seconds <= SECONDS_PER_DAY:
@@ -1003,12 +1013,7 @@ def _rules_from(args: argparse.Namespace) -> HouseRules:
                 f"--{flag}-seconds must be 1 to {SECONDS_PER_DAY} (a day), not {seconds}"
             )
         clocks[_rule_name(flag)] = seconds
-    return HouseRules(
-        support_range=SupportRange(args.support_range),
-        advance_claims_empty=not args.no_advance_claims,
-        turn_limit=args.turn_limit,
-        **clocks,
-    )
+    return _rules_from(args, **clocks)
 
 
 def _clock(seconds: float | None) -> str:
@@ -1053,7 +1058,7 @@ def _cmd_table_create(args: argparse.Namespace) -> int:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise CommandError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
     name = _table_name(args.name, "the table name")
-    rules = _rules_from(args)
+    rules = _table_rules(args)
     seed: int = args.seed if args.seed is not None else secrets.randbelow(10**6)
     path = _db_path(args)
     with _tables(path) as service:
