@@ -10,6 +10,12 @@ exit code 2, and leaves the record untouched.
 The ``table`` commands are the exception: they create, list, export and import the tables of
 the table service (:mod:`companion.service`), which keeps them all in one SQLite database.
 
+The outer packages add commands of their own (``serve``, ``scan``, ``panel`` ...) without this
+package importing them: each names a ``register(commands)`` function under the entry-point
+group :data:`PLUGIN_GROUP` in ``pyproject.toml``, and :func:`main` calls it to add its
+subparsers. A package whose dependencies are missing still shows its command, which then says
+what is missing instead of running.
+
 This module does the I/O; the rules are all in the rules core it imports.
 """
 
@@ -30,8 +36,9 @@ import tempfile
 import textwrap
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO, TypeAlias
 
 from companion import __version__
 from companion.atoms import Colour, SectorId, UnitId, sector_sort_key
@@ -59,6 +66,8 @@ from companion.state import Phase, RetreatOwed, State
 from companion.text_map import legend, render, scoreboard
 
 PROG = "companion"
+PLUGIN_GROUP = "companion.commands"
+"""Entry-point group of the commands that the outer packages (web, vision, hardware) add."""
 EXIT_OK = 0
 EXIT_ERROR = 2
 """Exit code of every error a user can cause (the same code argparse uses for bad usage)."""
@@ -316,7 +325,43 @@ def _parser() -> argparse.ArgumentParser:
     )
     import_.add_argument("record", metavar="RECORD.json", type=Path)
     import_.add_argument("--name", help="the table's name (default: the file's name)")
+
+    for entry in _plugins():
+        _add_plugin(commands, entry)
     return parser
+
+
+Subcommands: TypeAlias = "argparse._SubParsersAction[Any]"
+"""What a plugin's ``register(commands)`` receives: ``commands.add_parser(name, ...)``."""
+
+
+def _plugins() -> list[EntryPoint]:
+    return sorted(entry_points(group=PLUGIN_GROUP), key=lambda entry: entry.name)
+
+
+def _add_plugin(commands: Subcommands, entry: EntryPoint) -> None:
+    """Let ``entry``'s package add its commands; if it cannot be loaded, say why when run."""
+    try:
+        register: Callable[[Subcommands], None] = entry.load()
+    except Exception as err:  # an ImportError mostly: a dependency is not installed
+        problem = f"{type(err).__name__}: {err}"
+        unavailable = commands.add_parser(
+            entry.name,
+            help=f"(unavailable: {entry.value.partition(':')[0]} did not load)",
+            description=problem,
+        )
+        unavailable.add_argument("arguments", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+
+        def handler(args: argparse.Namespace) -> int:
+            raise CommandError(
+                f"'{entry.name}' is not available: its package did not load.",
+                problem,
+                "Run `make run` or `pip install -e .` to install what it needs.",
+            )
+
+        unavailable.set_defaults(handler=handler)
+        return
+    register(commands)
 
 
 def _colours(text: str) -> tuple[Colour, ...]:
