@@ -8,8 +8,9 @@ owed. The function is pure: the same position and orders always give the same re
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from collections.abc import Mapping
+import functools
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
 
 from companion.atoms import CARRIER_CAPACITY, CRAFT_STRENGTH, Colour, SectorId, UnitId
 from companion.errors import StateError
@@ -62,6 +63,19 @@ def adjudicate(state: State, orders: Orders) -> TurnResult:
 
 _MOVE_ARROW, _ADVANCE_ARROW, _DEPLOY_ARROW, _RECALL_ARROW = MoveKind
 
+# One outcome per order line: tuple.__new__ skips the Python-level __new__ of the named tuple.
+_outcome = functools.partial(tuple.__new__, OrderOutcome)
+_new_combat = functools.partial(tuple.__new__, Combat)
+_strength_part = functools.partial(tuple.__new__, StrengthPart)
+
+
+def _count(targets: Iterable[SectorId]) -> dict[SectorId, int]:
+    """How many orders go for each sector (a plain dict: cheaper than a Counter here)."""
+    counts: dict[SectorId, int] = {}
+    for target in targets:
+        counts[target] = counts.get(target, 0) + 1
+    return counts
+
 
 def _name(unit: Unit) -> str:
     return f"{unit.owner.title} {unit.kind.noun}"
@@ -73,17 +87,12 @@ class _Turn:
     def __init__(self, state: State, assignments: list[Assignment]) -> None:
         self.state = state
         self.galaxy = state.galaxy
-        self.units: dict[UnitId, Unit] = {}
-        self.position: dict[UnitId, SectorId] = {}
-        self.at: dict[SectorId, UnitId] = {}
-        self.docked: dict[UnitId, int] = {}
+        self.units: Mapping[UnitId, Unit] = state.unit_by_id  # read only: the units as they began
+        self.position: dict[UnitId, SectorId] = {u.id: u.sector for u in state.units}
+        self.at: dict[SectorId, UnitId] = {u.sector: u.id for u in state.units}
+        self.docked: dict[UnitId, int] = {u.id: u.docked for u in state.units}
         self.changed: set[UnitId] = set()
         """Units whose sector or docked craft changed this turn."""
-        for unit in state.units:
-            self.units[unit.id] = unit
-            self.position[unit.id] = unit.sector
-            self.at[unit.sector] = unit.id
-            self.docked[unit.id] = unit.docked
         self.craft: list[Craft] = list(state.craft)
         self.claims: dict[SectorId, Colour] = dict(state.claims)
         self.outcomes: dict[tuple[int, int], OrderOutcome] = {}
@@ -93,14 +102,19 @@ class _Turn:
         self.combats: list[Combat] = []
         self.dislodged: dict[UnitId, UnitId] = {}
         self.supported_by: dict[UnitId, list[UnitId]] = defaultdict(list)
-        self.main: dict[UnitId, tuple[Entry, Order]] = {}
-        self.recall: dict[UnitId, tuple[Entry, Order]] = {}
-        self.deploy: dict[UnitId, tuple[Entry, Order]] = {}
+        self.grouped: dict[OrderKind, list[tuple[UnitId, Entry, Order]]] = {}
+        """The valid main orders by kind; each list by the unit's sector at the start."""
+        self.recalls: list[tuple[UnitId, Entry, Order]] = []
+        self.deploys: list[tuple[UnitId, Entry, Order]] = []
         for assignment in assignments:
             self._take(assignment)
-        self.grouped: dict[OrderKind, list[tuple[UnitId, Entry, Order]]] = defaultdict(list)
-        for item in self._by_sector(self.main):
-            self.grouped[item[2].kind].append(item)
+        order, position = self.galaxy.order, self.position
+
+        def by_sector(item: tuple[UnitId, Entry, Order]) -> int:
+            return order[position[item[0]]]
+
+        for items in (*self.grouped.values(), self.recalls, self.deploys):
+            items.sort(key=by_sector)
 
     # Bookkeeping ----------------------------------------------------------------------------
 
@@ -113,17 +127,24 @@ class _Turn:
             if entry.void is not None:
                 reason += f" (this line was void anyway: {entry.void})"
             self._report(colour, entry, REPLACED, reason)
+        grouped = self.grouped
         for slot, target in (
-            (assignment.main, self.main),
-            (assignment.recall, self.recall),
-            (assignment.deploy, self.deploy),
+            (assignment.main, None),
+            (assignment.recall, self.recalls),
+            (assignment.deploy, self.deploys),
         ):
             for unit_id, entry in slot.items():
                 order = entry.checked.order
                 if order is None or entry.checked.void is not None or entry.line.error:
                     self._report(colour, entry, VOID, f"void, so the unit holds: {entry.void}")
+                elif target is None:
+                    kind = order.kind
+                    if kind in grouped:
+                        grouped[kind].append((unit_id, entry, order))
+                    else:
+                        grouped[kind] = [(unit_id, entry, order)]
                 else:
-                    target[unit_id] = (entry, order)
+                    target.append((unit_id, entry, order))
 
     def _report(
         self,
@@ -133,18 +154,21 @@ class _Turn:
         reason: str,
         combat: Combat | None = None,
     ) -> None:
-        order = entry.checked.order or entry.line.order
-        unit = entry.checked.unit
-        line = entry.line.line
-        self.outcomes[(self.seat_of[colour], line)] = OrderOutcome(
-            colour,
-            line,
-            order.text() if order is not None else entry.line.text,
-            status,
-            reason,
-            order,
-            None if unit is None else unit.id,
-            combat,
+        checked = entry.checked
+        line = entry.line
+        order = checked.order or line.order
+        unit = checked.unit
+        self.outcomes[(self.seat_of[colour], line.line)] = _outcome(
+            (
+                colour,
+                line.line,
+                order.text() if order is not None else line.text,
+                status,
+                reason,
+                order,
+                None if unit is None else unit.id,
+                combat,
+            )
         )
 
     def _done(
@@ -155,17 +179,17 @@ class _Turn:
         reason: str,
         combat: Combat | None = None,
     ) -> None:
-        self._report(self.units[unit_id].owner, entry, status, reason, combat)
+        """The outcome of a valid order (its checked order and unit are set)."""
+        order = entry.checked.order
+        colour = self.units[unit_id].owner
+        number = entry.line.line
+        self.outcomes[(self.seat_of[colour], number)] = _outcome(
+            (colour, number, order.text(), status, reason, order, unit_id, combat)  # type: ignore[union-attr]
+        )
 
     def _orders(self, kind: OrderKind) -> list[tuple[UnitId, Entry, Order]]:
         """The valid main orders of one kind, by the unit's sector at the start of the turn."""
         return self.grouped.get(kind, [])
-
-    def _by_sector(
-        self, slot: dict[UnitId, tuple[Entry, Order]]
-    ) -> list[tuple[UnitId, Entry, Order]]:
-        found = [(uid, e, o) for uid, (e, o) in slot.items()]
-        return sorted(found, key=lambda item: self.galaxy.order[self.position[item[0]]])
 
     def _rivals(
         self, unit_id: UnitId, target: SectorId, orders: list[tuple[UnitId, Entry, Order]]
@@ -174,7 +198,7 @@ class _Turn:
         return " and ".join(
             f"{_name(self.units[u])} from {self.position[u]}"
             for u, _, o in orders
-            if o.target == target and u != unit_id
+            if o.targets[0] == target and u != unit_id
         )
 
     def _claim(self, sector: SectorId, colour: Colour) -> None:
@@ -205,21 +229,21 @@ class _Turn:
     def _moves(self) -> None:
         """Step 2, R4.2: into a sector empty at the start of the turn that no other MOVE targets."""
         moves = self._orders(MOVE)
-        wanted = Counter(order.target for _, _, order in moves)
+        wanted = _count(order.targets[0] for _, _, order in moves)
         arrivals: list[tuple[UnitId, SectorId]] = []
         for unit_id, entry, order in moves:
-            if wanted[order.target] > 1:
-                others = self._rivals(unit_id, order.target, moves)
+            if wanted[order.targets[0]] > 1:
+                others = self._rivals(unit_id, order.targets[0], moves)
                 self._done(
                     unit_id,
                     entry,
                     BOUNCED,
-                    f"bounced: {others} also moved to {order.target}, so every "
+                    f"bounced: {others} also moved to {order.targets[0]}, so every "
                     "move there failed and the units held (R4.2)",
                 )
             else:
-                arrivals.append((unit_id, order.target))
-                self._done(unit_id, entry, DONE, f"moved to {order.target}")
+                arrivals.append((unit_id, order.targets[0]))
+                self._done(unit_id, entry, DONE, f"moved to {order.targets[0]}")
         for unit_id, target in arrivals:
             origin = self.position[unit_id]
             del self.at[origin]
@@ -234,13 +258,13 @@ class _Turn:
         """Step 3, R4.3: attach the supporter's strength to whoever stands in the target now."""
         self.supports: list[tuple[UnitId, Entry, UnitId]] = []
         for unit_id, entry, order in self._orders(SUPPORT):
-            target_unit = self.at.get(order.target)
+            target_unit = self.at.get(order.targets[0])
             if target_unit is None:
                 self._done(
                     unit_id,
                     entry,
                     VOID,
-                    f"void: no unit stood in {order.target} after the moves, so there was "
+                    f"void: no unit stood in {order.targets[0]} after the moves, so there was "
                     "nobody to support (R4.3)",
                 )
                 continue
@@ -249,7 +273,7 @@ class _Turn:
 
     def _recalls(self) -> None:
         """Step 4, R4.4: bring craft of the same empire back docked, within capacity."""
-        for unit_id, entry, order in self._by_sector(self.recall):
+        for unit_id, entry, order in self.recalls:
             colour = self.units[unit_id].owner
             here = self.position[unit_id]
             done: list[str] = []
@@ -291,7 +315,7 @@ class _Turn:
 
     def _deploys(self) -> None:
         """Step 5, R4.5: one docked craft per listed sector, into sectors free of other empires."""
-        deploys = self._by_sector(self.deploy)
+        deploys = self.deploys
         empires_into: dict[SectorId, set[Colour]] = defaultdict(set)
         for unit_id, _, order in deploys:
             for target in order.targets:
@@ -332,33 +356,33 @@ class _Turn:
         """Step 6, R4.6, then the resolution phase (R5.1, R5.2) and the retreats owed (R5.3)."""
         live: list[tuple[UnitId, Entry, Order]] = []
         for unit_id, entry, order in self._orders(ADVANCE):
-            occupant = self.at.get(order.target)
+            occupant = self.at.get(order.targets[0])
             if occupant is not None and self.units[occupant].owner is self.units[unit_id].owner:
                 self._done(
                     unit_id,
                     entry,
                     FAILED,
                     f"failed: your own {self.units[occupant].kind.noun} stands in "
-                    f"{order.target}, so this unit held (R4.6)",
+                    f"{order.targets[0]}, so this unit held (R4.6)",
                 )
             else:
                 live.append((unit_id, entry, order))
-        wanted = Counter(order.target for _, _, order in live)
+        wanted = _count(order.targets[0] for _, _, order in live)
         single: list[tuple[UnitId, Entry, Order]] = []
         for unit_id, entry, order in live:
-            if wanted[order.target] > 1:
-                others = self._rivals(unit_id, order.target, live)
+            if wanted[order.targets[0]] > 1:
+                others = self._rivals(unit_id, order.targets[0], live)
                 self._done(
                     unit_id,
                     entry,
                     BOUNCED,
-                    f"bounced: {others} also advanced into {order.target}; every "
+                    f"bounced: {others} also advanced into {order.targets[0]}; every "
                     "advance there failed and nobody there was dislodged (R4.6)",
                 )
             else:
                 single.append((unit_id, entry, order))
         for unit_id, _, order in single:
-            occupant = self.at.get(order.target)
+            occupant = self.at.get(order.targets[0])
             if occupant is not None:
                 self.dislodged[occupant] = unit_id
         going: list[tuple[UnitId, Entry, Order]] = []
@@ -377,7 +401,7 @@ class _Turn:
         fights: list[tuple[UnitId, Entry, Order, Combat]] = []
         empty: list[tuple[UnitId, Entry, Order]] = []
         for unit_id, entry, order in going:
-            combat = self._combat(unit_id, order.target)
+            combat = self._combat(unit_id, order.targets[0])
             if combat is None:
                 empty.append((unit_id, entry, order))
             else:
@@ -386,12 +410,12 @@ class _Turn:
         claims_empty = self.state.rules.advance_claims_empty
         arrivals: list[tuple[UnitId, SectorId, bool]] = []
         for unit_id, entry, order in empty:
-            arrivals.append((unit_id, order.target, claims_empty))
+            arrivals.append((unit_id, order.targets[0], claims_empty))
             self._done(
                 unit_id,
                 entry,
                 DONE,
-                f"advanced into {order.target}"
+                f"advanced into {order.targets[0]}"
                 + (
                     " and claimed it"
                     if claims_empty
@@ -400,9 +424,10 @@ class _Turn:
             )
         losers: list[tuple[UnitId, Combat]] = []
         for unit_id, entry, order, combat in fights:
-            figures = f"{combat.attack_strength} against {combat.defence_strength}"
-            if combat.attacker_won:
-                arrivals.append((unit_id, order.target, True))
+            attack, defence = combat.attack_strength, combat.defence_strength
+            figures = f"{attack} against {defence}"
+            if attack > defence:  # R5.2: a tie holds
+                arrivals.append((unit_id, order.targets[0], True))
                 beaten = (
                     _name(self.units[combat.defender_unit]) + " must retreat"
                     if combat.defender_unit is not None
@@ -412,7 +437,7 @@ class _Turn:
                     unit_id,
                     entry,
                     WON,
-                    f"won {figures}: moved into {order.target} and claimed it; {beaten}",
+                    f"won {figures}: moved into {order.targets[0]} and claimed it; {beaten}",
                     combat,
                 )
                 if combat.defender_unit is not None:
@@ -420,15 +445,15 @@ class _Turn:
                 self.craft = [
                     c
                     for c in self.craft
-                    if not (c.sector == order.target and c.owner is combat.defender)
+                    if not (c.sector == order.targets[0] and c.owner is combat.defender)
                 ]
             else:
                 self._done(
                     unit_id,
                     entry,
                     LOST,
-                    f"lost {figures}: {combat.defender.title} held {order.target} and this unit "
-                    f"stayed in {self.position[unit_id]}",
+                    f"lost {figures}: {combat.defender.title} held {combat.sector} and this "
+                    f"unit stayed in {self.position[unit_id]}",
                     combat,
                 )
         for loser, _ in losers:
@@ -459,8 +484,8 @@ class _Turn:
         if defender_id is None and not enemy_craft:
             return None
         attack = [
-            StrengthPart(
-                f"{_name(attacker)} from {self.position[unit_id]}", self._strength(unit_id)
+            _strength_part(
+                (f"{_name(attacker)} from {self.position[unit_id]}", self._strength(unit_id))
             )
         ]
         attack += self._support_parts(unit_id)
@@ -469,7 +494,7 @@ class _Turn:
             defender = self.units[defender_id]
             defender_colour = defender.owner
             defence.append(
-                StrengthPart(f"{_name(defender)} in {target}", self._strength(defender_id))
+                _strength_part((f"{_name(defender)} in {target}", self._strength(defender_id)))
             )
         else:
             defender_colour = min((c.owner for c in enemy_craft), key=lambda c: c.rank)
@@ -484,15 +509,17 @@ class _Turn:
             )
         if defender_id is not None:
             defence += self._support_parts(defender_id)
-        return Combat(
-            sector=target,
-            attacker=colour,
-            attacker_unit=unit_id,
-            attacker_from=self.position[unit_id],
-            attack=tuple(attack),
-            defender=defender_colour,
-            defender_unit=defender_id,
-            defence=tuple(defence),
+        return _new_combat(
+            (
+                target,
+                colour,
+                unit_id,
+                self.position[unit_id],
+                tuple(attack),
+                defender_colour,
+                defender_id,
+                tuple(defence),
+            )
         )
 
     def _support_parts(self, unit_id: UnitId) -> list[StrengthPart]:
@@ -501,7 +528,7 @@ class _Turn:
         for supporter in self.supported_by.get(unit_id, ()):
             if supporter not in self.dislodged:
                 who = f"{_name(self.units[supporter])} in {self.position[supporter]}"
-                parts.append(StrengthPart(f"support from {who}", self._strength(supporter)))
+                parts.append(_strength_part((f"support from {who}", self._strength(supporter))))
         return parts
 
     def _retreat(self, unit_id: UnitId, combat: Combat) -> RetreatOwed:
@@ -579,16 +606,18 @@ class _Turn:
             combat = combat_of.get(unit_id)
             if combat is None:
                 reason = "held"
-            elif combat.attacker_won:
-                reason = (
-                    f"lost {combat.sector} to {combat.attacker.title}'s attack, "
-                    f"{combat.defence_strength} against {combat.attack_strength}; must retreat"
-                )
             else:
-                reason = (
-                    f"held {combat.sector} against {combat.attacker.title}'s attack, "
-                    f"{combat.defence_strength} against {combat.attack_strength}"
-                )
+                attack, defence = combat.attack_strength, combat.defence_strength
+                if attack > defence:
+                    reason = (
+                        f"lost {combat.sector} to {combat.attacker.title}'s attack, "
+                        f"{defence} against {attack}; must retreat"
+                    )
+                else:
+                    reason = (
+                        f"held {combat.sector} against {combat.attacker.title}'s attack, "
+                        f"{defence} against {attack}"
+                    )
             self._done(unit_id, entry, DONE, reason, combat)
 
     # The result -----------------------------------------------------------------------------

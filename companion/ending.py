@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from operator import itemgetter
 
 from companion.atoms import Colour
 from companion.state import BUILD, ORDERS, OVER, State
@@ -29,7 +30,7 @@ def standings(state: State) -> tuple[Colour, ...]:
 def conclude_turn(state: State) -> tuple[State, tuple[str, ...]]:
     """Settle a turn whose retreats are done: R7.2, R7.1, R7.3, then the next phase."""
     notes: list[str] = []
-    claimed_by = Counter(state.claim_map.values())
+    claimed_by = Counter(map(itemgetter(1), state.claims))
     alive = {u.owner for u in state.units}.union(claimed_by)
     if any(not e.eliminated and e.colour not in alive for e in state.empires):
         empires = []

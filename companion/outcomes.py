@@ -50,9 +50,11 @@ class StrengthPart(NamedTuple):
     amount: int
 
 
-@dataclasses.dataclass(frozen=True)
-class Combat:
-    """One combat of the resolution phase (R5.1, R5.2)."""
+class Combat(NamedTuple):
+    """One combat of the resolution phase (R5.1, R5.2).
+
+    A named tuple for the same reason as :class:`OrderOutcome`: it is cheap to build.
+    """
 
     sector: SectorId
     attacker: Colour

@@ -50,7 +50,10 @@ def apply_retreats(
             destination[owed.unit] = check_retreat(state, owed.unit, choices[owed.unit])
         else:
             destination[owed.unit] = owed.default
-    crowded = Counter(d for d in destination.values() if d is not None)
+    crowded: dict[SectorId, int] = {}
+    for target in destination.values():
+        if target is not None:
+            crowded[target] = crowded.get(target, 0) + 1
     units = list(state.units)
     destroyed: set[UnitId] = set()
     for owed in state.retreats:
@@ -70,8 +73,9 @@ def apply_retreats(
     carriers = {r.unit: r for r in state.retreats if r.kind is CARRIER}
     craft, craft_notes = _clean_up_craft(state, units, list(state.craft), destroyed, carriers)
     notes.extend(craft_notes)
+    moved = len(units) > len(state.units)  # some retreated: their ids go back in order
     settled = state.replace(
-        units=tuple(sorted(units, key=_unit_id)) if state.retreats else state.units,
+        units=tuple(sorted(units, key=_unit_id)) if moved else state.units,
         craft=craft,  # a list: re-sorted, since craft may have changed carrier
         retreats=(),
         check=False,
@@ -117,6 +121,8 @@ def _clean_up_craft(
 ) -> tuple[list[Craft], list[str]]:
     """R5.4: orphaned craft pass to a carrier within one sector with room, else are destroyed;
     then craft more than one sector from every carrier of their empire are destroyed."""
+    if not any(c.carrier in destroyed for c in craft):  # no orphans: only the far-craft rule
+        return _far_craft(state, units, craft)
     galaxy = state.galaxy
     notes: list[str] = []
     carriers = [u for u in units if u.kind is CARRIER]

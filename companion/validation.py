@@ -9,7 +9,6 @@ DEPLOY instead.
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from typing import NamedTuple
 
 from companion.atoms import CARRIER, Colour, SectorId, UnitId
@@ -84,9 +83,11 @@ def check_order(state: State, colour: Colour, order: Order) -> Checked:
         same = order.sector == unit.sector
         return _checked((order if same else Order(kind, unit.sector), unit, None))
     known = galaxy.by_id
-    if order.sector == unit.sector and all(t in known for t in order.targets):
+    targets: tuple[SectorId, ...] = order.targets
+    if order.sector == unit.sector and (
+        targets[0] in known if len(targets) == 1 else all(t in known for t in targets)
+    ):
         canonical = order
-        targets: tuple[SectorId, ...] = order.targets
     else:
         resolved = []
         for text in order.targets:
@@ -98,55 +99,75 @@ def check_order(state: State, colour: Colour, order: Order) -> Checked:
         canonical = Order(kind, unit.sector, targets)
     here = unit.sector
     near = galaxy.neighbours[here]
-
-    def void(reason: str) -> Checked:
-        return Checked(canonical, unit, reason)
-
     if kind is MOVE or kind is ADVANCE:
         target = targets[0]
         if target not in near:
-            return void(f"{target} is not next to {here}; units go one sector at a time")
+            return Checked(
+                canonical, unit, f"{target} is not next to {here}; units go one sector at a time"
+            )
         if unit.kind is CARRIER and state.craft_of(unit.id):
             out = ", ".join(c.sector for c in state.craft_of(unit.id))
-            return void(
+            return Checked(
+                canonical,
+                unit,
                 f"this carrier has strike craft out (in {out}); it can only move once it has "
-                "recalled them all (R4.2)"
+                "recalled them all (R4.2)",
             )
         if kind is MOVE and target in state.unit_at:
             occupant = state.unit_at[target]
-            return void(
+            return Checked(
+                canonical,
+                unit,
                 f"{target} is occupied by {_owner_words(occupant, colour)}; MOVE only goes into "
-                "an empty sector (ADVANCE to attack)"
+                "an empty sector (ADVANCE to attack)",
             )
     elif kind is SUPPORT:
         target = targets[0]
         if target == here:
-            return void("a unit cannot support itself; HOLD adds its own strength already")
+            return Checked(
+                canonical, unit, "a unit cannot support itself; HOLD adds its own strength already"
+            )
         if state.rules.support_range is _ADJACENT and target not in near:
-            return void(f"{target} is not next to {here}; support reaches adjacent sectors only")
+            return Checked(
+                canonical,
+                unit,
+                f"{target} is not next to {here}; support reaches adjacent sectors only",
+            )
     elif kind in (DEPLOY, RECALL):
         if unit.kind is not CARRIER:
-            return void(
-                f"only a carrier can {kind.value}; the unit in {here} is a {unit.kind.noun}"
+            return Checked(
+                canonical,
+                unit,
+                f"only a carrier can {kind.value}; the unit in {here} is a {unit.kind.noun}",
             )
         if kind is DEPLOY:
             for target in targets:
                 if not galaxy.adjacent(here, target):
-                    return void(f"{target} is not next to {here}; craft deploy to adjacent sectors")
+                    return Checked(
+                        canonical,
+                        unit,
+                        f"{target} is not next to {here}; craft deploy to adjacent sectors",
+                    )
         else:
-            wanted = Counter(targets)
+            wanted: dict[SectorId, int] = {}
+            for source in targets:
+                wanted[source] = wanted.get(source, 0) + 1
             for source, count in wanted.items():
                 if source != here and not galaxy.adjacent(here, source):
-                    return void(
+                    return Checked(
+                        canonical,
+                        unit,
                         f"{source} is not next to {here}; a carrier recalls craft from its own "
-                        "or an adjacent sector"
+                        "or an adjacent sector",
                     )
                 present = sum(1 for c in state.craft if c.sector == source and c.owner is colour)
                 if present < count:
                     have = "no" if present == 0 else f"only {present}"
-                    return void(
+                    return Checked(
+                        canonical,
+                        unit,
                         f"you have {have} strike craft in {source}"
-                        + (f" but recall {count} from there" if present else " to recall")
+                        + (f" but recall {count} from there" if present else " to recall"),
                     )
     return _checked((canonical, unit, None))
 
