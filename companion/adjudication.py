@@ -95,7 +95,8 @@ class _Turn:
         """Units whose sector or docked craft changed this turn."""
         self.craft: list[Craft] = list(state.craft)
         self.claims: dict[SectorId, Colour] = dict(state.claims)
-        self.outcomes: dict[tuple[int, int], OrderOutcome] = {}
+        self.outcomes: dict[int, OrderOutcome] = {}
+        """By seat, then line: ``seat << 32 | line`` sorts as (seat, line) and is cheaper."""
         self.seat_of = {e.colour: e.seat for e in state.empires}
         self.movements: list[Movement] = []
         self.claim_changes: list[ClaimChange] = []
@@ -158,7 +159,7 @@ class _Turn:
         line = entry.line
         order = checked.order or line.order
         unit = checked.unit
-        self.outcomes[(self.seat_of[colour], line.line)] = _outcome(
+        self.outcomes[self.seat_of[colour] << 32 | line.line] = _outcome(
             (
                 colour,
                 line.line,
@@ -183,7 +184,7 @@ class _Turn:
         order = entry.checked.order
         colour = self.units[unit_id].owner
         number = entry.line.line
-        self.outcomes[(self.seat_of[colour], number)] = _outcome(
+        self.outcomes[self.seat_of[colour] << 32 | number] = _outcome(
             (colour, number, order.text(), status, reason, order, unit_id, combat)  # type: ignore[union-attr]
         )
 
@@ -643,7 +644,8 @@ class _Turn:
         aftermath: tuple[str, ...] = ()
         if not any(r.options for r in retreats):
             state, aftermath = apply_retreats(state, {})
-        outcomes = tuple(outcome for _, outcome in sorted(self.outcomes.items()))
+        found = self.outcomes
+        outcomes = tuple([found[key] for key in sorted(found)])
         return TurnResult(
             turn=self.state.turn,
             outcomes=outcomes,
