@@ -7,6 +7,8 @@ in its 240-second discussion.
 from __future__ import annotations
 
 import itertools
+import time
+from collections.abc import Callable
 
 from companion.galaxy import Galaxy, Sector
 from companion.service import TableService
@@ -41,3 +43,12 @@ def to_command(service: TableService, table_id: str) -> None:
     service.set_ready(table_id, 1)
     service.set_ready(table_id, 2)
     assert service.view(table_id)["stage"] == "command"
+
+
+def wait_for(predicate: Callable[[], object], timeout: float = 3.0) -> None:
+    """Wait until ``predicate()`` is true (a panel follows events on its own thread)."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout} s: {predicate}")
+        time.sleep(0.005)
