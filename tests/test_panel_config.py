@@ -156,5 +156,5 @@ def test_auto_on_a_pi_without_a_pin_driver_falls_back_to_mock(
 
 
 def test_an_unknown_driver_name_is_refused() -> None:
-    with pytest.raises(PinMapError, match="cannot start here|has no pin factory"):
+    with pytest.raises(PinMapError, match=r"cannot start here|has no pin factory"):
         choose_factory("pigpio")
