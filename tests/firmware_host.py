@@ -13,22 +13,18 @@ from __future__ import annotations
 
 import os
 import select
-import sys
 import threading
 import time
 import tty
 from pathlib import Path
 from typing import Any
 
-FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
-for _path in (FIRMWARE, FIRMWARE / "check" / "standin"):
-    if str(_path) not in sys.path:
-        sys.path.insert(0, str(_path))
+import machine  # the stand-in: firmware/check/standin (pytest's pythonpath)
+from ccpanel import board
+from ccpanel.panel import Panel
+from ccpanel.usb import serve
 
-import machine  # noqa: E402  (the stand-in)
-from ccpanel import board  # noqa: E402
-from ccpanel.panel import Panel  # noqa: E402
-from ccpanel.usb import serve  # noqa: E402
+FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
 
 
 class SimClock:
