@@ -14,6 +14,10 @@ class PinMapError(PanelError, ConfigError):
     """A pin map or panel section that cannot be used; the message names the key and why."""
 
 
+class PinsUnavailable(PanelError, OSError):
+    """The panel's pins cannot be claimed (in use, no permission, no GPIO chip)."""
+
+
 class PanelClosed(PanelError, RuntimeError):
     """A panel used after :meth:`close`."""
 

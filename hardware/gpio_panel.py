@@ -24,7 +24,7 @@ from companion.errors import CompanionError
 from companion.service.indicators import Cue, Indicators, SeatLight, cues, indicators
 from companion.service.service import TableService
 from hardware.config import GpioPanelConfig
-from hardware.errors import PanelClosed
+from hardware.errors import PanelClosed, PinsUnavailable
 
 log = logging.getLogger("hardware.panel")
 
@@ -91,6 +91,12 @@ class GpioPanel:
             self.host_button.when_held = self._host_held_down
             self.host_button.when_released = self._host_released
             self._subscription = service.subscribe(table_id)
+        except Exception as err:
+            self._close_devices()
+            raise PinsUnavailable(
+                f"the GPIO panel cannot claim its pins ({type(err).__name__}: {err}); check "
+                f"[panel] for pins other hardware uses, and that this user is in the gpio group"
+            ) from err
         except BaseException:
             self._close_devices()
             raise

@@ -115,6 +115,7 @@ class SerialPanel:
         self._port: Any = None
         self._closed = False
         self._stop = threading.Event()
+        service.view(table_id)  # an unknown table is refused here, not logged forever
         self._subscription = service.subscribe(table_id)
         self._refresh()
         self._thread = threading.Thread(target=self._run, name="serial-panel", daemon=True)
@@ -123,17 +124,19 @@ class SerialPanel:
     # The connection ------------------------------------------------------------------------------
 
     def _run(self) -> None:
-        waiting_said = False
+        waiting_said = ""
         while not self._stop.is_set() and self.refused is None:
-            port = self._open()
+            port, why = self._open()
             if port is None:
-                if not waiting_said:
-                    log.warning("serial panel: waiting for the panel on %s", self.config.port)
-                    waiting_said = True
+                if why != waiting_said:
+                    log.warning(
+                        "serial panel: waiting for the panel on %s (%s)", self.config.port, why
+                    )
+                    waiting_said = why
                 self._follow_events()
                 self._stop.wait(self.config.reconnect_interval)
                 continue
-            waiting_said = False
+            waiting_said = ""
             self._port = port
             try:
                 self._session(port)
@@ -153,17 +156,18 @@ class SerialPanel:
                 with contextlib.suppress(Exception):  # the device may be gone already
                     port.close()
 
-    def _open(self) -> Any:
+    def _open(self) -> tuple[Any, str]:
+        """The open port, or None and why not."""
         name = self.config.port
         if name == "auto":
             found = find_pico()
             if found is None:
-                return None
+                return None, "no Raspberry Pi Pico on USB"
             name = found
         try:
-            return self._opener(name, self.config.baud)
-        except Exception:  # SerialException, OSError: not plugged in (yet)
-            return None
+            return self._opener(name, self.config.baud), ""
+        except Exception as err:  # SerialException, OSError: not plugged in (yet), no permission
+            return None, str(err) or type(err).__name__
 
     def _session(self, port: Any) -> None:
         self._sent = {}

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from gpiozero import LED
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from panel_support import started_table, to_command, wait_for
 
@@ -21,6 +22,7 @@ from companion.service import FakeClock, TableService
 from companion.service.indicators import PHASE_COLOURS
 from companion.service.session import Stage
 from hardware.config import GpioPanelConfig
+from hardware.errors import PinsUnavailable
 from hardware.gpio_panel import GpioPanel
 
 FAST = GpioPanelConfig(bounce_time=0.05, hold_time=0.15, blink_time=0.01)
@@ -283,3 +285,15 @@ def test_a_panel_with_fewer_wired_seats_than_the_table_still_serves_them(
         assert list(panel.buttons) == [1]
         press(factory, SEAT_BUTTON[1])
     assert seat_view(service, table, 1)["ready"] is True
+
+
+def test_pins_already_in_use_are_refused_with_a_clear_error(
+    service: TableService, table: str, factory: MockFactory
+) -> None:
+    with (
+        LED(18, pin_factory=factory),  # something else drives GPIO18
+        pytest.raises(PinsUnavailable, match=r"cannot claim its pins.*gpio group"),
+    ):
+        GpioPanel(service, table, FAST, pin_factory=factory)
+    with GpioPanel(service, table, FAST, pin_factory=factory):  # nothing was left claimed
+        pass

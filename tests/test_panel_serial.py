@@ -13,6 +13,7 @@ import pytest
 from firmware_host import Firmware
 from panel_support import lobby_table, started_table, to_command, wait_for
 
+from companion.errors import StateError
 from companion.service import TableService
 from hardware.config import SerialPanelConfig
 from hardware.serial_panel import SerialPanel
@@ -235,3 +236,19 @@ def test_a_silent_panel_is_dropped_and_reconnected(
         wait_for(lambda: not panel.connected.is_set())
         firmware.clock.real_sleep = 0.0002
         wait_for(lambda: panel.connections == 2)
+
+
+def test_waiting_for_the_panel_says_why_the_port_cannot_be_opened(
+    service: TableService, config: SerialPanelConfig, caplog: pytest.LogCaptureFixture
+) -> None:
+    with SerialPanel(service, started_table(service), config):
+        wait_for(lambda: any("waiting for the panel" in m for m in caplog.messages))
+    waiting = next(m for m in caplog.messages if "waiting for the panel" in m)
+    assert "No such file or directory" in waiting
+
+
+def test_a_table_that_does_not_exist_is_refused_at_once(
+    service: TableService, config: SerialPanelConfig
+) -> None:
+    with pytest.raises(StateError, match="there is no table 'nope'"):
+        SerialPanel(service, "nope", config)
