@@ -174,6 +174,8 @@ class GpioPanel:
     def press(self, seat: int) -> None:
         """A seat's button went down: mark it ready for the stage on show."""
         with self._lock:
+            if self._closed:
+                raise PanelClosed("the GPIO panel has been closed")
             now = self._monotonic()
             last = self._last_press.get(seat)
             if last is not None and now - last < self.config.bounce_time:
@@ -183,7 +185,7 @@ class GpioPanel:
             shown = self.shown
         if shown is None:
             return
-        if shown.seat(seat).reason == "ready":
+        if shown.seat(seat).ready:
             log.info("panel: seat %d is already ready", seat)
             return
         try:

@@ -192,6 +192,11 @@ class SerialPanel:
                     self._skip(f"{len(pending)} bytes without a newline dropped")
                     pending = b""
             if now - last_heard > self.config.heartbeat_timeout:
+                if self.hello is None:
+                    raise _Gone(
+                        f"no HELLO in answer to WHO for {self.config.heartbeat_timeout:g} s: "
+                        f"is the Cluster Companion firmware flashed on it?"
+                    )
                 raise _Gone(f"silent for {self.config.heartbeat_timeout:g} s")
             if self.hello is None and now >= next_who:
                 self._send(Who())
@@ -292,7 +297,7 @@ class SerialPanel:
         except KeyError:
             log.info("serial panel: seat %d pressed, but the table has no such seat", seat)
             return
-        if indicator.reason == "ready":
+        if indicator.ready:
             return
         try:
             self.service.set_ready(self.table_id, seat, True, stage=shown.stage)

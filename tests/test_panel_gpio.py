@@ -22,7 +22,7 @@ from companion.service import FakeClock, TableService
 from companion.service.indicators import PHASE_COLOURS
 from companion.service.session import Stage
 from hardware.config import GpioPanelConfig
-from hardware.errors import PinsUnavailable
+from hardware.errors import PanelClosed, PinsUnavailable
 from hardware.gpio_panel import GpioPanel
 
 FAST = GpioPanelConfig(bounce_time=0.05, hold_time=0.15, blink_time=0.01)
@@ -297,3 +297,15 @@ def test_pins_already_in_use_are_refused_with_a_clear_error(
         GpioPanel(service, table, FAST, pin_factory=factory)
     with GpioPanel(service, table, FAST, pin_factory=factory):  # nothing was left claimed
         pass
+
+
+def test_a_closed_panel_refuses_use_with_a_named_error(
+    service: TableService, table: str, factory: MockFactory
+) -> None:
+    panel = GpioPanel(service, table, FAST, pin_factory=factory)
+    panel.close()
+    with pytest.raises(PanelClosed):
+        panel.press(1)
+    with pytest.raises(PanelClosed):
+        panel.refresh()
+    assert seat_view(service, table, 1)["ready"] is False

@@ -42,7 +42,9 @@ def test_discussion_leaves_seats_off_until_they_press_ready(service: TableServic
     service.set_ready(table_id, 1)
     shown = lights(service, table_id)
     assert shown.seat(1).describe() == "seat 1 LED steady (ready)"
+    assert shown.seat(1).ready
     assert shown.seat(2).light is SeatLight.OFF
+    assert not shown.seat(2).ready
 
 
 def test_command_phase_blinks_every_seat_whose_orders_are_awaited(service: TableService) -> None:
@@ -61,6 +63,7 @@ def test_submitted_orders_turn_the_seat_steady(service: TableService) -> None:
     service.submit(table_id, 1, "HOLD S1")
     shown = lights(service, table_id)
     assert shown.seat(1).describe() == "seat 1 LED steady (orders submitted)"
+    assert not shown.seat(1).ready  # submitted, not yet final: a press still counts
     assert shown.seat(2).light is SeatLight.BLINK
 
 

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import logging
+import os
 import time
+import tty
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -252,3 +254,22 @@ def test_a_table_that_does_not_exist_is_refused_at_once(
 ) -> None:
     with pytest.raises(StateError, match="there is no table 'nope'"):
         SerialPanel(service, "nope", config)
+
+
+def test_a_device_that_never_says_hello_is_dropped_with_a_hint(
+    service: TableService, link: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    master, slave = os.openpty()
+    tty.setraw(master)
+    tty.setraw(slave)
+    link.symlink_to(os.ttyname(slave))
+    config = SerialPanelConfig(port=str(link), reconnect_interval=0.05, heartbeat_timeout=0.2)
+    try:
+        with SerialPanel(service, started_table(service), config) as panel:
+            wait_for(lambda: any("no HELLO" in m for m in caplog.messages))
+            assert not panel.connected.is_set()
+    finally:
+        os.close(master)
+        os.close(slave)
+    hint = next(m for m in caplog.messages if "no HELLO" in m)
+    assert "is the Cluster Companion firmware flashed on it?" in hint

@@ -75,6 +75,8 @@ class SeatIndicator:
     seat: int
     light: SeatLight
     reason: str
+    ready: bool = False
+    """The seat has pressed ready in this stage (a further press changes nothing)."""
 
     def describe(self) -> str:
         """``"seat 2 LED blinking (orders awaited)"``."""
@@ -150,7 +152,7 @@ def _seat(stage: Stage, view: Mapping[str, Any], seat: Mapping[str, Any]) -> Sea
     if not seat.get("awaited"):
         return SeatIndicator(number, SeatLight.OFF, "nothing to do")
     if seat.get("ready"):
-        return SeatIndicator(number, SeatLight.STEADY, "ready")
+        return SeatIndicator(number, SeatLight.STEADY, "ready", ready=True)
     if seat.get("submitted"):
         return SeatIndicator(number, SeatLight.STEADY, f"{_AWAITED[stage]} submitted")
     if stage is Stage.DISCUSSION:
