@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -158,3 +159,18 @@ def test_auto_on_a_pi_without_a_pin_driver_falls_back_to_mock(
 def test_an_unknown_driver_name_is_refused() -> None:
     with pytest.raises(PinMapError, match=r"cannot start here|has no pin factory"):
         choose_factory("pigpio")
+
+
+HEADER = {
+    2: 3, 3: 5, 4: 7, 17: 11, 27: 13, 22: 15, 10: 19, 9: 21, 11: 23, 0: 27, 5: 29, 6: 31,
+    13: 33, 19: 35, 26: 37, 14: 8, 15: 10, 18: 12, 23: 16, 24: 18, 25: 22, 8: 24, 7: 26,
+    1: 28, 12: 32, 16: 36, 20: 38, 21: 40,
+}  # fmt: skip
+"""BCM GPIO number to the 40-pin header's pin number."""
+
+
+def test_the_wiring_diagram_shows_every_default_pin_at_its_header_position() -> None:
+    wiring = (Path(__file__).parent.parent / "docs" / "wiring.md").read_text()
+    drawn = {int(bcm): int(header) for bcm, header in re.findall(r"GPIO(\d+) +\[(\d+)\]", wiring)}
+    assert set(drawn) == set(GpioPanelConfig().pins().values())
+    assert all(HEADER[bcm] == header for bcm, header in drawn.items())
