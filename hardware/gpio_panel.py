@@ -100,7 +100,12 @@ class GpioPanel:
         except BaseException:
             self._close_devices()
             raise
-        self.refresh()
+        try:
+            self.refresh()
+        except BaseException:
+            self._subscription.close()
+            self._close_devices()
+            raise
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._follow, name="gpio-panel", daemon=True)
         self._thread.start()
@@ -119,10 +124,10 @@ class GpioPanel:
             self._subscription.drain()  # one refresh shows every event queued so far
             try:
                 self.refresh()
-            except CompanionError as err:
-                log.error("panel: cannot show table %s: %s", self.table_id, err)
             except PanelClosed:
                 return
+            except CompanionError as err:
+                log.error("panel: cannot show table %s: %s", self.table_id, err)
 
     def refresh(self) -> None:
         """Show the table's current view: LEDs, phase colour, and any buzzer cue."""
