@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 from panel_support import lobby_table, started_table, to_command
@@ -149,3 +150,18 @@ def test_asking_for_a_seat_the_table_lacks_names_it(service: TableService) -> No
     shown = lights(service, started_table(service))
     with pytest.raises(KeyError, match="no seat 9"):
         shown.seat(9)
+
+
+def test_the_virtual_panel_gets_plain_data(service: TableService) -> None:
+    table_id = started_table(service)
+    to_command(service, table_id)
+    data = lights(service, table_id).to_dict()
+    assert json.loads(json.dumps(data)) == data
+    assert data["colour"] == [0.0, 1.0, 0.0]
+    assert data["seats"][0] == {
+        "seat": 1,
+        "light": "blink",
+        "reason": "orders awaited",
+        "ready": False,
+        "text": "seat 1 LED blinking (orders awaited)",
+    }

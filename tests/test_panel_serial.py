@@ -273,3 +273,55 @@ def test_a_device_that_never_says_hello_is_dropped_with_a_hint(
         os.close(slave)
     hint = next(m for m in caplog.messages if "no HELLO" in m)
     assert "is the Cluster Companion firmware flashed on it?" in hint
+
+
+def test_a_gap_in_sequence_numbers_is_logged_and_the_press_still_counts(
+    service: TableService,
+    firmware: Firmware,
+    config: SerialPanelConfig,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    table = started_table(service)
+    with SerialPanel(service, table, config) as panel:
+        assert panel.connected.wait(3)
+        firmware.press(3)  # seq 1
+        wait_for(lambda: len(panel.presses) == 1)
+        firmware.panel.seq = 3  # seqs 2 and 3 were lost on the way
+        firmware.press(1)  # seq 4
+        wait_for(lambda: seat_ready(service, table, 1))
+    assert panel.presses == [ButtonPress(1, 3), ButtonPress(4, 1)]
+    assert (
+        "serial panel: 2 presses before 4 never arrived" in caplog.messages
+        # or a heartbeat naming press 3 came between and said so first
+        or "serial panel: presses 2 to 3 never arrived" in caplog.messages
+    )
+
+
+def test_a_heartbeat_naming_a_later_press_reports_it_lost(
+    service: TableService,
+    firmware: Firmware,
+    config: SerialPanelConfig,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with SerialPanel(service, started_table(service), config) as panel:
+        assert panel.connected.wait(3)
+        firmware.press(5)  # seq 1
+        wait_for(lambda: len(panel.presses) == 1)
+        firmware.panel.seq = 3  # presses 2 and 3 sent but lost: the next heartbeat says 3
+        wait_for(lambda: "serial panel: presses 2 to 3 never arrived" in caplog.messages)
+
+
+def test_auto_finds_the_pico_among_the_serial_ports(monkeypatch: pytest.MonkeyPatch) -> None:
+    from serial.tools import list_ports
+    from serial.tools.list_ports_common import ListPortInfo
+
+    from hardware.serial_panel import PICO_USB_VENDOR, find_pico
+
+    other = ListPortInfo("/dev/ttyUSB0", skip_link_detection=True)
+    other.vid = 0x0403  # an FTDI adapter
+    pico = ListPortInfo("/dev/ttyACM1", skip_link_detection=True)
+    pico.vid = PICO_USB_VENDOR
+    monkeypatch.setattr(list_ports, "comports", lambda: [pico, other])
+    assert find_pico() == "/dev/ttyACM1"
+    monkeypatch.setattr(list_ports, "comports", lambda: [other])
+    assert find_pico() is None

@@ -107,6 +107,27 @@ class Indicators:
                 return indicator
         raise KeyError(f"this table has no seat {number}")
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for a web page's virtual panel (JSON)."""
+        return {
+            "stage": self.stage.value,
+            "turn": self.turn,
+            "paused": self.paused,
+            "colour": list(self.colour),
+            "colour_blinks": self.colour_blinks,
+            "countdown": self.countdown,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "light": s.light.value,
+                    "reason": s.reason,
+                    "ready": s.ready,
+                    "text": s.describe(),
+                }
+                for s in self.seats
+            ],
+        }
+
     def describe_colour(self) -> str:
         """``"phase LED green (Orders)"``, ``"phase LED blue blinking (Discussion, paused)"``."""
         names = {
