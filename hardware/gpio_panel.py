@@ -238,8 +238,15 @@ class GpioPanel:
         self._close_devices()
 
     def _close_devices(self) -> None:
-        for device in reversed(self._devices):
-            device.close()
+        # Each gpiozero Button takes up to 0.1 s to stop its hold thread: close them together.
+        closers = [
+            threading.Thread(target=device.close, name="gpio-panel-close")
+            for device in reversed(self._devices)
+        ]
+        for closer in closers:
+            closer.start()
+        for closer in closers:
+            closer.join()
         self._devices.clear()
 
     @property

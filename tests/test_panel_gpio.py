@@ -74,9 +74,14 @@ def toggles(factory: MockFactory, pin: int) -> int:
 
 
 def is_blinking(factory: MockFactory, pin: int) -> bool:
+    """The pin goes on and off again and again (within 2 s, however busy the machine)."""
     factory.pin(pin).clear_states()
-    time.sleep(0.08)
-    return toggles(factory, pin) >= 3
+    deadline = time.monotonic() + 2
+    while toggles(factory, pin) < 3:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.005)
+    return True
 
 
 def is_steady_on(factory: MockFactory, pin: int) -> bool:
