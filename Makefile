@@ -34,7 +34,8 @@ test: venv panel-test-deps
 # Panels (issue 6): real MicroPython for the firmware check (npm ci in firmware/check, with
 # Debian's nodejs/npm if node is missing), shellcheck and systemd-analyze for deploy/.
 FIRMWARE_CHECK := firmware/check
-APT_INSTALL := apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
+SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+APT_INSTALL := $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
 
 panel-test-deps: $(FIRMWARE_CHECK)/node_modules/.package-lock.json
 	@command -v shellcheck >/dev/null || ($(APT_INSTALL) shellcheck)
