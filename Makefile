@@ -8,7 +8,7 @@ VENV  := .venv
 BIN   := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all venv run test bench lint format clean
+.PHONY: all venv run test bench lint format clean panel-test-deps
 
 all: test
 
@@ -25,11 +25,25 @@ $(STAMP): pyproject.toml
 run: venv
 	$(BIN)/companion demo
 
-test: venv
+test: venv panel-test-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
+
+# Panels (issue 6): real MicroPython for the firmware check (npm ci in firmware/check, with
+# Debian's nodejs/npm if node is missing), shellcheck and systemd-analyze for deploy/.
+FIRMWARE_CHECK := firmware/check
+SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+APT_INSTALL := $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
+
+panel-test-deps: $(FIRMWARE_CHECK)/node_modules/.package-lock.json
+	@command -v shellcheck >/dev/null || ($(APT_INSTALL) shellcheck)
+	@command -v systemd-analyze >/dev/null || ($(APT_INSTALL) systemd)
+
+$(FIRMWARE_CHECK)/node_modules/.package-lock.json: $(FIRMWARE_CHECK)/package-lock.json
+	@command -v npm >/dev/null || ($(APT_INSTALL) nodejs npm)
+	cd $(FIRMWARE_CHECK) && npm ci --no-audit --no-fund --loglevel=error
 
 bench: venv
 	$(BIN)/python -m benchmarks
@@ -43,5 +57,6 @@ format: venv
 	$(BIN)/ruff check --fix .
 
 clean:
+	rm -rf $(FIRMWARE_CHECK)/node_modules
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -488,6 +488,7 @@ class TableService:
         with self.lock:
             table = self._table(table_id)
             now = self.clock.now()
+            awaited = table.participants()
             out: dict[str, Any] = {
                 "id": table.id,
                 "name": table.name,
@@ -504,6 +505,8 @@ class TableService:
                         "choice": s.choice,
                         "ready": s.number in table.ready,
                         "submitted": s.number in table.submissions,
+                        # The current stage waits for this seat (its ready counts): panels.
+                        "awaited": s.number in awaited,
                     }
                     for s in table.seats.values()
                 ],

@@ -1,0 +1,37 @@
+"""The panels' entry points for the server (``companion.attachments`` in pyproject.toml).
+
+``companion serve`` calls these with the service, the table and the panel's section of its
+configuration file; a bad section raises :class:`~companion.service.attachments.ConfigError`
+before any pin or port is claimed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.service.attachments import Attachment
+from companion.service.service import TableService
+from hardware.config import gpio_panel_config, serial_panel_config
+
+
+def attach_gpio_panel(
+    service: TableService, table_id: str, section: Mapping[str, Any]
+) -> Attachment:
+    """``[panel]``: the GPIO panel (see docs/wiring.md for the settings and their defaults)."""
+    from hardware.gpio_panel import GpioPanel
+    from hardware.pins import choose_factory
+
+    config = gpio_panel_config(section)
+    factory, _mock = choose_factory(config.pin_factory)
+    return GpioPanel(service, table_id, config, pin_factory=factory)
+
+
+def attach_serial_panel(
+    service: TableService, table_id: str, section: Mapping[str, Any]
+) -> Attachment:
+    """``[serial-panel]``: the USB panel (see docs/serial-protocol.md)."""
+    from hardware.serial_panel import SerialPanel
+
+    config = serial_panel_config(section)
+    return SerialPanel(service, table_id, config)
