@@ -8,7 +8,7 @@ VENV  := .venv
 BIN   := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all venv run test bench lint format clean
+.PHONY: all venv run test bench lint format clean chromium
 
 all: test
 
@@ -21,15 +21,22 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -e '.[test]'
 	touch $@
 
-# For now this runs the demo; later it becomes the table service.
+# The web companion with a demo table on port 8000 (prints the addresses to open).
 run: venv
-	$(BIN)/companion demo
+	$(BIN)/companion serve --demo --port 8000
 
-test: venv
+test: venv chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
+
+# The browser tests drive Debian's Chromium (never `playwright install`): install it when
+# missing, with sudo only when not root.
+chromium:
+	@test -x /usr/bin/chromium || { \
+		SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+		$$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends chromium; }
 
 bench: venv
 	$(BIN)/python -m benchmarks
@@ -43,5 +50,5 @@ format: venv
 	$(BIN)/ruff check --fix .
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis test-artifacts
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -35,6 +35,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         JOIN_LIMIT="10 per minute",
         WTF_CSRF_TIME_LIMIT=None,  # a phone stays on its page for the whole game
         SSE_KEEPALIVE=15.0,
+        SSE_COALESCE=0.1,
         JSON_SORT_KEYS=False,
     )
     app.config.update(config or {})

@@ -39,10 +39,15 @@ def _tick(event: Event) -> str:
     return json.dumps({k: event.data.get(k) for k in ("stage", "remaining", "paused")})
 
 
-def _stream(table_id: str, render: Callable[[], str | None]) -> Response:
+def _stream(
+    table_id: str,
+    render: Callable[[], str | None],
+    concerns: Callable[[Event], bool] = lambda event: True,
+) -> Response:
     subscription = service().subscribe(table_id)
     stop: threading.Event = current_app.extensions["companion_stop"]
     keepalive = float(current_app.config["SSE_KEEPALIVE"])
+    coalesce = float(current_app.config["SSE_COALESCE"])
 
     def generate() -> Iterator[str]:
         counter = 0
@@ -59,7 +64,11 @@ def _stream(table_id: str, render: Callable[[], str | None]) -> Response:
                     yield ": keepalive\n\n"
                     continue
                 pending = [event, *subscription.drain()]
-                changed = any(e.kind != "tick" for e in pending)
+                changed = any(e.kind != "tick" and concerns(e) for e in pending)
+                if changed and coalesce > 0:
+                    # A burst of changes (everybody submitting at once) is sent as one.
+                    stop.wait(coalesce)
+                    pending += subscription.drain()
                 if changed:
                     counter += 1
                     try:
@@ -91,10 +100,17 @@ def table_events(table_id: str) -> Response:
 @bp.get("/t/<table_id>/seat/events")
 def seat_events(table_id: str) -> Response:
     """A phone's stream: its own seat's panel; ends if the seat is given to another phone."""
-    require_seat(table_id)
+    seat = require_seat(table_id)
 
     def render() -> str | None:
         seat = seat_of(table_id)
         return None if seat is None else panels.seat_panel(table_id, seat)
 
-    return _stream(table_id, render)
+    return _stream(table_id, render, lambda event: _concerns_seat(event, seat))
+
+
+def _concerns_seat(event: Event, seat: int) -> bool:
+    """A phone's panel shows only its own seat's submission and ready flag."""
+    if event.kind in ("submitted", "ready"):
+        return event.data.get("seat") == seat
+    return True

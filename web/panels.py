@@ -6,6 +6,8 @@ whenever the table changes, so a page that reconnects simply gets the current pa
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any
 
 import segno
@@ -60,8 +62,48 @@ def common(view: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+PANEL_MAX_AGE = 1.0
+"""Seconds a rendered table panel is shared by every table stream (its clock is refreshed by
+the ticks in between); a change to the table renders it again at once."""
+
+
+_render_lock = threading.Lock()
+
+
+def _version(table_id: str) -> int:
+    with service().lock:
+        return service().table(table_id).seq
+
+
+def board_version(table_id: str) -> tuple[int, int]:
+    """Changes whenever the board can look different: a game step (a turn, retreats, builds,
+    a correction or its undo) or, before the start, a seat's choice of home."""
+    with service().lock:
+        table = service().table(table_id)
+        steps = table.session.step_count() if table.session is not None else -1
+        return steps, sum(1 for seat in table.seats.values() if seat.choice is not None)
+
+
 def table_panel(table_id: str) -> str:
+    """The table screen's panel; one rendering is shared by all the streams watching it."""
+    cache: dict[str, tuple[int, float, str]] = current_app.extensions.setdefault(
+        "companion_panels", {}
+    )
+    with _render_lock:  # the first stream renders; the others wait and share it
+        version = _version(table_id)
+        cached = cache.get(table_id)
+        now = time.monotonic()
+        if cached is not None and cached[0] == version and now - cached[1] < PANEL_MAX_AGE:
+            return cached[2]
+        html = _render_table_panel(table_id, version)
+        cache[table_id] = (version, now, html)
+        return html
+
+
+def _render_table_panel(table_id: str, version: int) -> str:
     view = service().view(table_id)
+    view["version"] = version
+    view["board_version"] = board_version(table_id)
     game = pages_for(game_of(table_id))
     return render_template(
         "table_panel.html",
@@ -73,7 +115,10 @@ def table_panel(table_id: str) -> str:
 
 
 def seat_panel(table_id: str, seat: int) -> str:
+    version = _version(table_id)
     view = service().view(table_id, seat)
+    view["version"] = version
+    view["board_version"] = board_version(table_id)
     game = pages_for(game_of(table_id))
     you = view["you"]
     me = next(s for s in view["seats"] if s["seat"] == seat)

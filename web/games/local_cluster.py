@@ -325,7 +325,21 @@ class LocalClusterPages:
     table_template = "local_cluster/table.html"
     seat_template = "local_cluster/seat.html"
 
+    def __init__(self) -> None:
+        self._boards: dict[str, tuple[object, Markup]] = {}
+
     def _board(self, view: Mapping[str, Any]) -> Markup:
+        """The board, drawn once per ``view["board_version"]`` for every screen."""
+        version = view.get("board_version")
+        cached = self._boards.get(view["id"])
+        if version is not None and cached is not None and cached[0] == version:
+            return cached[1]
+        board = self._draw(view)
+        if version is not None:
+            self._boards[view["id"]] = (version, board)
+        return board
+
+    def _draw(self, view: Mapping[str, Any]) -> Markup:
         game = view.get("game")
         if game is None:
             homes = {
