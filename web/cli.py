@@ -178,38 +178,52 @@ def _serve(args: argparse.Namespace) -> int:
             table_id, secret = demo_table(service, config.get("demo", {}))
         if table_id is None and service.table_ids():
             table_id = service.table_ids()[-1]
-        lan = lan_address()
-        shown = lan if host in ("0.0.0.0", "") else host
-        public = f"http://{shown}:{port}"
-        app = create_app({"SERVICE": service, "PUBLIC_URL": public})
-        service.start_timer()
+        app = create_app({"SERVICE": service})
         server = waitress.create_server(
             app, host=host, port=port, threads=threads, channel_timeout=60, ident="companion"
         )
-        with attachments(service, table_id, config, demo=args.demo) as running:
-            print(f"Cluster Companion serving {db} ({threads} threads).")
-            print(f"  On this machine:   http://localhost:{port}/")
-            print(f"  On the network:    {public}/")
-            if table_id is not None:
-                print(f"  Table screen:      {public}/t/{table_id}")
-            if secret is not None:
-                host_link = f"{public}/t/{table_id}/host/login?secret={secret}"
-                print(f"  Host link (keep it private): {host_link}")
-            elif table_id is not None:
-                print("  Host controls: open the host link printed when the table was created.")
-            if running:
-                print(f"  Attachments:       {', '.join(running)}")
-            print("Stop with Ctrl+C.", flush=True)
+        port = server.effective_port  # the one chosen when --port 0
+        shown = lan_address() if host in ("0.0.0.0", "") else host
+        public = f"http://{shown}:{port}"
+        app.config["PUBLIC_URL"] = public
+        service.start_timer()
+        try:
+            with attachments(service, table_id, config, demo=args.demo) as running:
+                _announce(db, threads, port, public, table_id, secret, running)
 
-            def stop(signum: int, frame: FrameType | None) -> None:
-                raise KeyboardInterrupt
+                def stop(signum: int, frame: FrameType | None) -> None:
+                    raise KeyboardInterrupt
 
-            signal.signal(signal.SIGTERM, stop)
-            try:
-                server.run()
-            except KeyboardInterrupt:
-                print("Stopping.", file=sys.stderr)
-            finally:
-                app.extensions["companion_stop"].set()
-                server.close()
+                signal.signal(signal.SIGTERM, stop)
+                try:
+                    server.run()
+                except KeyboardInterrupt:
+                    print("Stopping.", file=sys.stderr)
+        finally:
+            app.extensions["companion_stop"].set()
+            server.close()
     return 0
+
+
+def _announce(
+    db: Path,
+    threads: int,
+    port: int,
+    public: str,
+    table_id: str | None,
+    secret: str | None,
+    running: list[str],
+) -> None:
+    print(f"Cluster Companion serving {db} ({threads} threads).")
+    print(f"  On this machine:   http://localhost:{port}/")
+    print(f"  On the network:    {public}/")
+    if table_id is not None:
+        print(f"  Table screen:      {public}/t/{table_id}")
+    if secret is not None:
+        host_link = f"{public}/t/{table_id}/host/login?secret={secret}"
+        print(f"  Host link (keep it private): {host_link}")
+    elif table_id is not None:
+        print("  Host controls: open the host link printed when the table was created.")
+    if running:
+        print(f"  Attachments:       {', '.join(running)}")
+    print("Stop with Ctrl+C.", flush=True)
