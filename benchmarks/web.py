@@ -26,8 +26,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-import waitress
-
 from benchmarks.machine import header, machine_info
 from benchmarks.runner import command
 from companion.atoms import Colour
@@ -37,6 +35,7 @@ from companion.service.local_cluster import LocalClusterSession, LocalClusterSet
 from companion.settings import HouseRules
 from web import create_app
 from web.cli import DEFAULT_THREADS
+from web.serving import BackgroundServer
 
 TARGET_P99_MS = 50.0
 SEATS = 8
@@ -182,15 +181,8 @@ def run(*, quick: bool = False, folder: Path | None = None) -> dict[str, Any]:
         table_id, tokens = _start_table(service)
         service.start_timer()
         app = create_app({"SERVICE": service, "SECRET_KEY": "benchmark-" + "k" * 32})
-        server = waitress.create_server(app, host="127.0.0.1", port=0, threads=DEFAULT_THREADS)
-        serving = threading.Thread(target=server.run, daemon=True)
-        serving.start()
-        try:
-            latencies = _measure(server.effective_port, table_id, service, tokens, count)
-        finally:
-            app.extensions["companion_stop"].set()
-            server.close()
-            serving.join(timeout=5)
+        with BackgroundServer(app, threads=DEFAULT_THREADS) as server:
+            latencies = _measure(server.port, table_id, service, tokens, count)
     latencies.sort()
     p50 = statistics.median(latencies) * 1000
     p99 = latencies[min(len(latencies) - 1, round(0.99 * (len(latencies) - 1)))] * 1000

@@ -418,6 +418,17 @@ def test_a_bad_correction_and_an_undo_with_nothing_to_undo_change_nothing(
     assert state(service, table_id) == before
 
 
+def test_the_host_corrects_the_board_and_undoes_it(
+    host: tuple[FlaskClient, str], service: TableService
+) -> None:
+    client, table_id = host
+    answer = _host_post(client, table_id, "correct", text="CLAIM S12 red", reason="misread")
+    assert answer.status_code == 302
+    assert service.view(table_id)["game"]["state"]["claims"]["S12"] == "red"
+    _host_post(client, table_id, "undo")
+    assert "S12" not in service.view(table_id)["game"]["state"]["claims"]
+
+
 def test_the_host_page_shows_the_house_rules_and_exports_the_record(
     host: tuple[FlaskClient, str],
 ) -> None:

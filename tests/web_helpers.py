@@ -4,12 +4,10 @@ and a client that acts like a phone (joins a seat, sends forms with their CSRF t
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import waitress
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -17,6 +15,7 @@ from companion.service import TableService
 from companion.settings import HouseRules
 from web import create_app
 from web.security import invitation
+from web.serving import BackgroundServer
 
 CSRF = re.compile(r'name="csrf-token" content="([^"]+)"')
 
@@ -56,12 +55,5 @@ def join(app: Flask, client: FlaskClient, table_id: str, seat: int, name: str) -
 @contextmanager
 def live_server(app: Flask) -> Iterator[str]:
     """The app on a real waitress server on a free port, in a thread; yields its base URL."""
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=40)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.effective_port}"
-    finally:
-        app.extensions["companion_stop"].set()
-        server.close()
-        thread.join(timeout=5)
+    with BackgroundServer(app) as server:
+        yield server.url

@@ -164,7 +164,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from companion.service import Storage, TableService
     from companion.service.storage import writer_lock
-    from web import create_app
+    from web import create_app, live
 
     config = load_config(args.config)
     host = _setting(config, "host", args.host, "0.0.0.0", str)
@@ -200,7 +200,7 @@ def _serve(args: argparse.Namespace) -> int:
                 except KeyboardInterrupt:
                     print("Stopping.", file=sys.stderr)
         finally:
-            app.extensions["companion_stop"].set()
+            live.stop(app)
             server.close()
     return 0
 

@@ -22,9 +22,38 @@ from web.security import require_seat, seat_of, service, table_or_404
 bp = Blueprint("live", __name__)
 
 
+POLL = 0.5
+"""How often a quiet stream looks whether the server is stopping."""
+
+
+class OpenStreams:
+    """How many live streams are open, so a stopping server can let them end first."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.changed = threading.Condition()
+
+    def add(self, change: int) -> None:
+        with self.changed:
+            self.count += change
+            self.changed.notify_all()
+
+    def wait_closed(self, timeout: float) -> bool:
+        with self.changed:
+            return self.changed.wait_for(lambda: self.count == 0, timeout)
+
+
 def init_app(app: Flask) -> None:
     app.extensions.setdefault("companion_stop", threading.Event())
+    app.extensions.setdefault("companion_streams", OpenStreams())
     app.register_blueprint(bp)
+
+
+def stop(app: Flask, timeout: float = 2 * POLL + 1) -> bool:
+    """Tell every live stream to end, and wait until they have (before closing the server)."""
+    app.extensions["companion_stop"].set()
+    streams: OpenStreams = app.extensions["companion_streams"]
+    return streams.wait_closed(timeout)
 
 
 def _message(kind: str, data: str, event_id: int | None = None) -> str:
@@ -49,8 +78,12 @@ def _stream(
     keepalive = float(current_app.config["SSE_KEEPALIVE"])
     coalesce = float(current_app.config["SSE_COALESCE"])
 
+    streams: OpenStreams = current_app.extensions["companion_streams"]
+
     def generate() -> Iterator[str]:
         counter = 0
+        quiet = 0.0
+        streams.add(1)
         try:
             yield "retry: 2000\n\n"
             first = render()
@@ -59,9 +92,12 @@ def _stream(
                 return
             yield _message("panel", first, counter)
             while not stop.is_set() and not service().closed:
-                event = subscription.get(timeout=keepalive)
+                event = subscription.get(timeout=min(POLL, keepalive))
                 if event is None:
-                    yield ": keepalive\n\n"
+                    quiet += POLL
+                    if quiet >= keepalive:
+                        quiet = 0.0
+                        yield ": keepalive\n\n"
                     continue
                 pending = [event, *subscription.drain()]
                 changed = any(e.kind != "tick" and concerns(e) for e in pending)
@@ -83,6 +119,7 @@ def _stream(
                     yield _message("tick", _tick(pending[-1]))
         finally:
             subscription.close()
+            streams.add(-1)
 
     response = Response(stream_with_context(generate()), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
