@@ -75,5 +75,4 @@ def test_build_options_name_claimed_sectors_without_a_unit_and_carriers_to_fill(
     options = build_options(state, Colour.RED)
     assert options["sectors"] == ["S3"]
     assert options["replenish"] == ["S2"]
-    assert options["costs"] == {"destroyer": 4, "battleship": 8, "carrier": 16}
     assert options["net"] == 1 + 1 + 4 - 1 - 3

@@ -74,6 +74,7 @@ def _give_orders(phone) -> None:  # type: ignore[no-untyped-def]
         assert f"advances on {target}" in readback
         phone.locator(".set-order").click()
         phone.wait_for_selector("section.orders .errors.ok")
+        phone.locator(".unit-button.has-order").nth(index).wait_for()
     assert "Every unit has an order" in phone.locator(".missing").inner_text()
 
 

@@ -9,10 +9,8 @@ from typing import Any
 from companion.atoms import (
     CARRIER,
     CARRIER_CAPACITY,
-    REPLENISH_COST,
     Colour,
     SectorId,
-    UnitType,
 )
 from companion.corrections import Correction
 from companion.economy import BuildPlan, canonical_plan, check_plan, income_statement
@@ -456,8 +454,8 @@ def order_options(state: State, colour: Colour) -> list[dict[str, Any]]:
 
 
 def build_options(state: State, colour: Colour) -> dict[str, Any]:
-    """What a build plan may name for ``colour`` (R6.4, R6.5): sectors to build in, carriers
-    to replenish, and the prices."""
+    """What a build plan may name for ``colour`` (R6.4, R6.5): sectors to build in and carriers
+    to replenish. (The prices are the rules' constants: ``UnitType.cost``, ``REPLENISH_COST``.)"""
     claimed = state.sectors_of(colour)
     return {
         "sectors": [s for s in claimed if s not in state.unit_at],
@@ -466,8 +464,6 @@ def build_options(state: State, colour: Colour) -> dict[str, Any]:
             for u in state.units_of(colour)
             if u.kind is CARRIER and state.craft_owned(u.id) < CARRIER_CAPACITY
         ],
-        "costs": {t.value: t.cost for t in UnitType},
-        "replenish_cost": REPLENISH_COST,
         "net": income_statement(state, colour).net,
         "stockpiled": state.empire(colour).stockpiled,
     }

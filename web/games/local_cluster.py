@@ -14,7 +14,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from companion.atoms import Colour, UnitType, sector_sort_key
+from companion.atoms import REPLENISH_COST, Colour, UnitType, sector_sort_key
 from companion.service.session import Stage
 from web.errors import PageError
 
@@ -397,7 +397,11 @@ class LocalClusterPages:
             income = you["income"]
             base = sum(amount for _, amount in income["sectors"])
             context["income"] = {**income, "base": base, "bonus": income["raw"] - base}
-            context["build"] = you["build"]
+            context["build"] = {
+                **you["build"],
+                "costs": {t.value: t.cost for t in UnitType},
+                "replenish_cost": REPLENISH_COST,
+            }
             context["unit_types"] = [t.value for t in UnitType]
         return context
 

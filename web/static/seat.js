@@ -121,6 +121,8 @@
     }
 
     function pick(unit) {
+      errors.replaceChildren();
+      errors.classList.remove("ok");
       const order = orders[unit.sector];
       current = { unit: unit, option: order ? option(unit, order.kind) || null : null, targets: order ? order.targets.slice() : [] };
       renderBuilder();
