@@ -1129,8 +1129,8 @@ def _cmd_table_create(args: argparse.Namespace) -> int:
         _wrap(
             "Next: the players join, one to a seat. Then each seat chooses a colour and a home "
             f"sector, seat {order[0]} first and seat {order[-1]} last (R2.2); the game starts "
-            "when the last seat has chosen. (The web pages for joining and choosing come with a "
-            "later issue.)",
+            "when the last seat has chosen. They join on their phones from the table screen of "
+            "'companion serve' (a QR code for each free seat).",
             indent=0,
             hanging=0,
         ),

@@ -16,6 +16,7 @@ from web_helpers import live_server, make_app, new_table
 from companion.service import Storage, TableService
 
 CHROMIUM = Path("/usr/bin/chromium")
+RECORD_BUZZES = "window.buzzes = []; navigator.vibrate = (p) => { buzzes.push(p); return true; };"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 ARGS = [
     "--headless",
@@ -153,3 +154,27 @@ def _build_what_we_can(phone) -> None:  # type: ignore[no-untyped-def]
     phone.locator(".build-form button[type=submit]").click()
     phone.wait_for_selector(".build-form .errors.ok")
     _ready(phone, "build")
+
+
+def test_the_phone_warns_and_vibrates_30_seconds_before_the_deadline_with_orders_missing(
+    browser, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    from companion.settings import HouseRules
+
+    with TableService(Storage(tmp_path / "t.db")) as service:
+        rules = HouseRules(command_seconds=30, discussion_seconds=600)
+        table_id, _ = service.create_table("Quick", 2, seed=5, rules=rules)
+        tokens = [service.join(table_id, seat, name) for seat, name in ((1, "Ann"), (2, "Bob"))]
+        service.choose(table_id, 2, {"colour": "blue", "home": "S10"})
+        service.choose(table_id, 1, {"colour": "red", "home": "S21"})
+        service.start_timer()
+        with live_server(make_app(service)) as base:
+            phone = _phone(browser, base)
+            phone.add_init_script(RECORD_BUZZES)
+            phone.goto(f"{base}/t/{table_id}/rejoin/1/{tokens[0]}")
+            _wait_stage(phone, "discussion", 1)
+            assert phone.locator("#deadline-warning").is_hidden()
+            service.skip(table_id)  # orders: 30 seconds, and this phone has given none
+            _wait_stage(phone, "command", 1)
+            phone.wait_for_selector("#deadline-warning:not([hidden])")
+            assert phone.evaluate("window.buzzes.length") == 1

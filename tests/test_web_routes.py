@@ -533,3 +533,19 @@ def test_no_route_shows_seat_bs_pending_orders_to_seat_a(
         assert secret not in ann.post(path, **kwargs).get_data(as_text=True), path
     # Seat B sees its own orders.
     assert "ADVANCE S10 S35" in bob.get("/seat/panel").get_data(as_text=True)
+
+
+def test_a_reconnecting_stream_catches_up_with_what_it_missed(
+    started: tuple[Phone, Phone], service: TableService
+) -> None:
+    ann = started[0]
+    first = _first_message(ann.client.get(f"/t/{ann.table_id}/seat/events", buffered=False))
+    assert 'data-stage="command"' in first
+    ann.post("/seat/orders", json={"text": "ADVANCE S21 S12"})
+    service.skip(ann.table_id)  # the turn resolves while the phone is away
+    again = ann.client.get(
+        f"/t/{ann.table_id}/seat/events", buffered=False, headers={"Last-Event-ID": "0"}
+    )
+    caught_up = _first_message(again)
+    assert 'data-stage="discussion"' in caught_up and 'data-turn="2"' in caught_up
+    assert "advanced into S12 and claimed it" in caught_up
