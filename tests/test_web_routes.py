@@ -549,3 +549,19 @@ def test_a_reconnecting_stream_catches_up_with_what_it_missed(
     caught_up = _first_message(again)
     assert 'data-stage="discussion"' in caught_up and 'data-turn="2"' in caught_up
     assert "advanced into S12 and claimed it" in caught_up
+
+
+def test_a_combat_shows_both_strengths_on_the_board_and_in_words(
+    app: Flask, service: TableService
+) -> None:
+    table_id, _ = new_table(service)
+    for seat, name in ((1, "Ann"), (2, "Bob")):
+        service.join(table_id, seat, name)
+    service.choose(table_id, 2, {"colour": "blue", "home": "S12"})
+    service.choose(table_id, 1, {"colour": "red", "home": "S21"})
+    service.skip(table_id)
+    service.submit(table_id, 1, "ADVANCE S21 S12")
+    service.skip(table_id)
+    page = app.test_client().get(f"/t/{table_id}/panel").get_data(as_text=True)
+    assert ">2 v 2</text>" in page and 'class="arrow arrow-failed"' in page
+    assert "S12: Red attacked from S21 with 2 (Red destroyer from S21 2)" in html.unescape(page)

@@ -184,14 +184,25 @@ def board_svg(
         out.append("</g>")
     if results:
         out.extend(_arrows(place, results["movements"]))
+        failed = [
+            {
+                "kind": "failed",
+                "owner": c["attacker"],
+                "from": c["attacker_from"],
+                "to": c["sector"],
+            }
+            for c in combats.values()
+            if not c["attacker_won"]
+        ]
+        out.extend(_arrows(place, failed))
         for sid, combat in combats.items():
             x, y = place.centres[sid]
             attack = sum(p[1] for p in combat["attack"])
             defence = sum(p[1] for p in combat["defence"])
             out.append(
-                f'<g class="combat"><rect x="{x - 34}" y="{y - half + 26}" width="68" '
-                f'height="26" rx="6" fill="#111" stroke="#fff"/><text x="{x}" '
-                f'y="{y - half + 45}" text-anchor="middle">{attack} v {defence}</text></g>'
+                f'<g class="combat"><rect x="{x + half - 64}" y="{y + half - 26}" width="60" '
+                f'height="22" rx="6" fill="#111" stroke="#fff"/><text x="{x + half - 34}" '
+                f'y="{y + half - 9}" text-anchor="middle">{attack} v {defence}</text></g>'
             )
     out.append("</svg>")
     return Markup("".join(out))
@@ -203,6 +214,7 @@ def _arrows(place: Layout, movements: Sequence[Mapping[str, Any]]) -> list[str]:
         "advance": 'stroke-width="8"',
         "deploy": 'stroke-width="4" stroke-dasharray="3 6"',
         "recall": 'stroke-width="4" stroke-dasharray="3 6"',
+        "failed": 'stroke-width="5" stroke-opacity="0.55" stroke-dasharray="4 6"',
     }
     out = []
     for m in movements:
