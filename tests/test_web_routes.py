@@ -565,3 +565,31 @@ def test_a_combat_shows_both_strengths_on_the_board_and_in_words(
     page = app.test_client().get(f"/t/{table_id}/panel").get_data(as_text=True)
     assert ">2 v 2</text>" in page and 'class="arrow arrow-failed"' in page
     assert "S12: Red attacked from S21 with 2 (Red destroyer from S21 2)" in html.unescape(page)
+
+
+def test_a_dislodged_unit_retreats_through_the_phones_form(
+    app: Flask, service: TableService
+) -> None:
+    table_id, _ = new_table(service)
+    ann, bob = Phone(app, table_id).join(1, "Ann"), Phone(app, table_id).join(2, "Bob")
+    service.choose(table_id, 2, {"colour": "blue", "home": "S12"})
+    service.choose(table_id, 1, {"colour": "red", "home": "S21"})
+    service.correct(table_id, "PLACE red battleship S44", "a battleship for the test")
+    service.skip(table_id)
+    ann.post("/seat/orders", json={"text": "ADVANCE S44 S12"})
+    service.skip(table_id)
+    assert service.view(table_id)["stage"] == "retreats"
+    panel = bob.get("/seat/panel").get_data(as_text=True)
+    options = service.view(table_id, 2)["you"]["retreats"][0]["options"]
+    assert options and f'name="retreat-S12" value="{options[-1]}"' in panel
+    before = state(service, table_id)
+    refused(bob.post("/seat/form", data={"stage": "retreats", "retreat-S12": "S46"}), 422, "")
+    assert state(service, table_id) == before
+    answer = bob.post("/seat/form", data={"stage": "retreats", "retreat-S12": options[-1]})
+    assert answer.get_json() == {"ok": True, "text": f"RETREAT S12 {options[-1]}"}
+    bob.post("/seat/ready", json={"ready": True, "stage": "retreats"})
+    assert service.view(table_id)["stage"] == "discussion"
+    units = service.view(table_id)["game"]["state"]["units"]
+    assert {"owner": "blue", "sector": options[-1]}.items() <= next(
+        u for u in units if u["owner"] == "blue"
+    ).items()
