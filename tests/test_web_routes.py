@@ -593,3 +593,59 @@ def test_a_dislodged_unit_retreats_through_the_phones_form(
     assert {"owner": "blue", "sector": options[-1]}.items() <= next(
         u for u in units if u["owner"] == "blue"
     ).items()
+
+
+RULES_FORM = {
+    "name": "Rematch",
+    "players": "3",
+    "turn_limit": "4",
+    "support_range": "any",
+    "discussion_seconds": "60",
+    "command_seconds": "90",
+    "retreat_seconds": "30",
+    "build_seconds": "45",
+}
+
+
+def test_the_host_creates_a_new_table_with_house_rules(
+    host: tuple[FlaskClient, str], service: TableService
+) -> None:
+    client, table_id = host
+    page = _host_post(client, table_id, "new", **RULES_FORM).get_data(as_text=True)
+    new_id = page.split("/t/")[1].split('"')[0].split("/")[0]
+    view = service.view(new_id)
+    assert view["name"] == "Rematch" and len(view["seats"]) == 3
+    assert view["setup"]["rules"] == {
+        "support_range": "any",
+        "advance_claims_empty": False,
+        "turn_limit": 4,
+        "discussion_seconds": 60,
+        "command_seconds": 90,
+        "build_seconds": 45,
+        "retreat_seconds": 30,
+    }
+    assert client.get(f"/t/{new_id}/host").status_code == 200  # this host holds it
+    assert "/host/login?secret=" in page
+
+
+@pytest.mark.parametrize(
+    ("change", "status", "words"),
+    [
+        ({"players": "9"}, 409, "Local Cluster is for 2 to 8 players, not 9"),
+        ({"turn_limit": "0"}, 400, "turn_limit must be at least 1 turn"),
+        ({"command_seconds": "soon"}, 400, "Check the house rules"),
+        ({"support_range": "far"}, 400, "Check the house rules"),
+        ({"name": " "}, 409, "the table name is empty"),
+    ],
+)
+def test_bad_house_rules_create_no_table(
+    host: tuple[FlaskClient, str],
+    service: TableService,
+    change: dict[str, str],
+    status: int,
+    words: str,
+) -> None:
+    client, table_id = host
+    before = service.table_ids()
+    refused(_host_post(client, table_id, "new", **{**RULES_FORM, **change}), status, words)
+    assert service.table_ids() == before

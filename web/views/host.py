@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from companion.settings import HouseRules, SupportRange
 from web import panels
 from web.errors import PageError
 from web.security import (
@@ -71,6 +72,8 @@ def act(table_id: str, action: str) -> str | BaseResponse:
         tables.correct(table_id, request.form.get("text", ""), request.form.get("reason", ""))
     elif action == "undo":
         tables.undo(table_id)
+    elif action == "new":
+        return _new_table(table_id)
     elif action == "reissue":
         seat = int(_number(request.form.get("seat", "")))
         token = tables.reissue(table_id, seat)
@@ -91,6 +94,35 @@ def export(table_id: str) -> Response:
         record,
         mimetype="application/json",
         headers={"Content-Disposition": f'attachment; filename="table-{table_id}.json"'},
+    )
+
+
+RULE_FIELDS = ("discussion_seconds", "command_seconds", "retreat_seconds", "build_seconds")
+
+
+def _new_table(table_id: str) -> str:
+    """Another table (a rematch) with the house rules the host chose; this host holds it."""
+    form = request.form
+    limit = form.get("turn_limit", "").strip()
+    try:
+        rules = HouseRules(
+            support_range=SupportRange(form.get("support_range", "adjacent")),
+            advance_claims_empty=bool(form.get("advance_claims_empty")),
+            turn_limit=int(limit) if limit else None,
+            **{name: int(form.get(name, "")) for name in RULE_FIELDS},
+        )
+        players = int(form.get("players", ""))
+    except ValueError as err:
+        raise PageError(400, f"Check the house rules: {err}.") from None
+    new_id, secret = service().create_table(form.get("name", ""), players, rules=rules)
+    remember_host(new_id, secret)
+    host_link = panels.public_url("host.login", table_id=new_id, secret=secret)
+    return render_template(
+        "new_table.html",
+        table_id=new_id,
+        name=service().view(new_id)["name"],
+        screen=panels.public_url("table.screen", table_id=new_id),
+        host_link=host_link,
     )
 
 
