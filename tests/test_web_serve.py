@@ -164,3 +164,16 @@ def test_serve_demo_prints_its_links_and_stops_cleanly_on_sigterm(tmp_path: Path
     assert not Path(f"{db}.lock").exists()
     with TableService(Storage(db), clock=FakeClock()) as reopened:
         assert len(reopened.table_ids()) == 1
+
+
+def test_a_port_in_use_is_a_clear_error(run: Runner, db: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run("serve", "--db", db, "--host", "127.0.0.1", "--port", str(port))
+    assert done.code == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in done.err and "another --port" in done.err
+    assert not Path(f"{db}.lock").exists()

@@ -179,6 +179,7 @@ def _serve(args: argparse.Namespace) -> int:
         if table_id is None and service.table_ids():
             table_id = service.table_ids()[-1]
         app = create_app({"SERVICE": service})
+        _check_port(host, port)
         server = waitress.create_server(
             app, host=host, port=port, threads=threads, channel_timeout=60, ident="companion"
         )
@@ -203,6 +204,17 @@ def _serve(args: argparse.Namespace) -> int:
             live.stop(app)
             server.close()
     return 0
+
+
+def _check_port(host: str, port: int) -> None:
+    """Refuse a port another program listens on, before waitress claims anything."""
+    try:
+        socket.create_server((host, port)).close()
+    except OSError as err:
+        raise CommandError(
+            f"cannot listen on {host}:{port}: {err.strerror or err}",
+            "Is another server running there? Choose another --port.",
+        ) from None
 
 
 def _announce(
