@@ -8,7 +8,7 @@ VENV  := .venv
 BIN   := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all venv run test bench lint format clean panel-test-deps
+.PHONY: all venv run test bench lint format clean panel-test-deps chromium
 
 all: test
 
@@ -21,11 +21,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -e '.[test]'
 	touch $@
 
-# For now this runs the demo; later it becomes the table service.
+# The web companion with a demo table on port 8000 (prints the addresses to open).
 run: venv
-	$(BIN)/companion demo
+	$(BIN)/companion serve --demo --port 8000
 
-test: venv panel-test-deps
+test: venv panel-test-deps chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -45,6 +45,11 @@ $(FIRMWARE_CHECK)/node_modules/.package-lock.json: $(FIRMWARE_CHECK)/package-loc
 	@command -v npm >/dev/null || ($(APT_INSTALL) nodejs npm)
 	cd $(FIRMWARE_CHECK) && npm ci --no-audit --no-fund --loglevel=error
 
+# The browser tests drive Debian's Chromium (never `playwright install`): installed with apt
+# when missing.
+chromium:
+	@test -x /usr/bin/chromium || ($(APT_INSTALL) --no-install-recommends chromium)
+
 bench: venv
 	$(BIN)/python -m benchmarks
 
@@ -58,5 +63,5 @@ format: venv
 
 clean:
 	rm -rf $(FIRMWARE_CHECK)/node_modules
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis test-artifacts
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

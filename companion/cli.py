@@ -60,6 +60,7 @@ from companion.service.storage import (
     Storage,
     StorageError,
     default_path,
+    writer_lock,
 )
 from companion.settings import HouseRules, SupportRange
 from companion.state import Phase, RetreatOwed, State
@@ -971,12 +972,17 @@ def _db_path(args: argparse.Namespace) -> Path:
 
 
 @contextlib.contextmanager
-def _tables(path: Path) -> Iterator[TableService]:
+def _tables(path: Path, *, writer: bool = False) -> Iterator[TableService]:
     """The table service on the database at ``path`` (created if missing), closed afterwards.
 
     It keeps the wall clock but starts no timer thread: opening it ends every phase whose
-    deadline has passed, which is all the time-keeping a one-shot command needs.
+    deadline has passed, which is all the time-keeping a one-shot command needs. A ``writer``
+    holds the database's writer lock, so it is refused while a server runs on it.
     """
+    if writer:
+        with writer_lock(path), _tables(path) as service:
+            yield service
+        return
     try:
         storage = Storage(path)
     except OSError as err:
@@ -1106,7 +1112,7 @@ def _cmd_table_create(args: argparse.Namespace) -> int:
     rules = _table_rules(args)
     seed: int = args.seed if args.seed is not None else secrets.randbelow(10**6)
     path = _db_path(args)
-    with _tables(path) as service:
+    with _tables(path, writer=True) as service:
         table_id, secret = service.create_table(name, players, seed=seed, rules=rules)
         view = service.view(table_id)
         order = service.table(table_id).setup.choosing_order()
@@ -1123,8 +1129,8 @@ def _cmd_table_create(args: argparse.Namespace) -> int:
         _wrap(
             "Next: the players join, one to a seat. Then each seat chooses a colour and a home "
             f"sector, seat {order[0]} first and seat {order[-1]} last (R2.2); the game starts "
-            "when the last seat has chosen. (The web pages for joining and choosing come with a "
-            "later issue.)",
+            "when the last seat has chosen. They join on their phones from the table screen of "
+            "'companion serve' (a QR code for each free seat).",
             indent=0,
             hanging=0,
         ),
@@ -1225,7 +1231,7 @@ def _cmd_table_import(args: argparse.Namespace) -> int:
         name = " ".join(source.stem.split())[:MAX_NAME].strip()
         name = name if name and name.isprintable() else "imported game"
     path = _db_path(args)
-    with _tables(path) as service:
+    with _tables(path, writer=True) as service:
         table_id, secret = service.import_record(data, name)
         if service.view(table_id)["stage"] != Stage.OVER.value:
             # Nobody can have joined yet: hold its clock until the host resumes it.

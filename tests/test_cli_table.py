@@ -134,7 +134,7 @@ def test_create_prints_the_id_the_host_secret_and_what_comes_next(run: Runner, d
     assert "Seats 3, all free" in out
     assert "seed 5" in out
     assert "seat 3 first and seat 1 last" in out
-    assert "web pages" in out and "later issue" in out
+    assert "from the table screen of 'companion serve'" in out
     with service(db) as tables:
         assert tables.table_ids() == [table_id]
         assert tables.check_host(table_id, secret)

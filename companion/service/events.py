@@ -30,6 +30,7 @@ EVENT_KINDS = frozenset(
         "resumed",
         "extended",
         "game_over",
+        "scan",  # a camera scan of the board (web: the table screen lists its discrepancies)
     }
 )
 

@@ -6,7 +6,12 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from companion.atoms import Colour
+from companion.atoms import (
+    CARRIER,
+    CARRIER_CAPACITY,
+    Colour,
+    SectorId,
+)
 from companion.corrections import Correction
 from companion.economy import BuildPlan, canonical_plan, check_plan, income_statement
 from companion.errors import CompanionError, StateError
@@ -20,13 +25,24 @@ from companion.generation import (
     layout_galaxy,
     populate,
 )
-from companion.orders import OrderSheet
+from companion.orders import (
+    ADVANCE,
+    CLAIM,
+    DEPLOY,
+    HOLD,
+    MOVE,
+    RECALL,
+    SUPPORT,
+    Order,
+    OrderKind,
+    OrderSheet,
+)
 from companion.record import GameRecord
 from companion.retreats import check_retreat
 from companion.service.session import Stage, SubmissionError
-from companion.settings import HouseRules
-from companion.state import Phase, State
-from companion.validation import assign_orders
+from companion.settings import HouseRules, SupportRange
+from companion.state import Phase, State, Unit
+from companion.validation import assign_orders, check_order
 
 GAME = "local-cluster"
 MAX_SUBMISSION = 20_000
@@ -372,8 +388,11 @@ class LocalClusterSession:
         colour = self._colour(seat)
         state = self.state
         out: dict[str, Any] = {"colour": colour.value}
+        if state.phase is Phase.ORDERS:
+            out["units"] = order_options(state, colour)
         if state.phase is Phase.BUILD:
             out["income"] = income_statement(state, colour).to_dict()
+            out["build"] = build_options(state, colour)
         if state.phase is Phase.RETREATS:
             out["retreats"] = [
                 {"sector": r.sector, "options": list(r.options), "unit": r.describe()}
@@ -381,3 +400,70 @@ class LocalClusterSession:
                 if r.owner is colour
             ]
         return out
+
+
+def order_options(state: State, colour: Colour) -> list[dict[str, Any]]:
+    """Each of ``colour``'s units with every order kind it may take and the targets each
+    accepts on this position (checked by :func:`companion.validation.check_order`), for an
+    order builder that offers only possible orders. Combinations (how many craft a DEPLOY
+    sends, R3.2's carrier pairs) are still checked when the sheet is submitted."""
+    galaxy = state.galaxy
+    units = []
+    for unit in state.units_of(colour):
+
+        def fine(kind: OrderKind, targets: tuple[SectorId, ...], unit: Unit = unit) -> bool:
+            return check_order(state, colour, Order(kind, unit.sector, targets)).void is None
+
+        near = sorted(galaxy.neighbours[unit.sector], key=galaxy.order.__getitem__)
+        reach = near if state.rules.support_range is SupportRange.ADJACENT else list(galaxy.ids)
+        orders: list[dict[str, Any]] = [{"kind": HOLD.word, "targets": [], "min": 0, "max": 0}]
+        for kind in (MOVE, ADVANCE):
+            targets = [t for t in near if fine(kind, (t,))]
+            if targets:
+                orders.append({"kind": kind.word, "targets": targets, "min": 1, "max": 1})
+        support = [t for t in reach if t != unit.sector and fine(SUPPORT, (t,))]
+        if support:
+            orders.append({"kind": SUPPORT.word, "targets": support, "min": 1, "max": 1})
+        craft_out = [c.sector for c in state.craft_of(unit.id)]
+        if unit.kind is CARRIER and unit.docked:
+            deploy = [t for t in near if fine(DEPLOY, (t,))]
+            if deploy:
+                most = min(unit.docked, DEPLOY.target_range[1])
+                orders.append({"kind": DEPLOY.word, "targets": deploy, "min": 1, "max": most})
+        if unit.kind is CARRIER:
+            sources = [
+                s
+                for s in [unit.sector, *near]
+                if any(c.sector == s and c.owner is colour for c in state.craft)
+            ]
+            if sources:
+                most = min(len(craft_out) or 1, RECALL.target_range[1])
+                orders.append({"kind": RECALL.word, "targets": sources, "min": 1, "max": most})
+        orders.append({"kind": CLAIM.word, "targets": [], "min": 0, "max": 0})
+        units.append(
+            {
+                "id": unit.id,
+                "sector": unit.sector,
+                "type": unit.kind.value,
+                "docked": unit.docked,
+                "craft_out": craft_out,
+                "orders": orders,
+            }
+        )
+    return units
+
+
+def build_options(state: State, colour: Colour) -> dict[str, Any]:
+    """What a build plan may name for ``colour`` (R6.4, R6.5): sectors to build in and carriers
+    to replenish. (The prices are the rules' constants: ``UnitType.cost``, ``REPLENISH_COST``.)"""
+    claimed = state.sectors_of(colour)
+    return {
+        "sectors": [s for s in claimed if s not in state.unit_at],
+        "replenish": [
+            u.sector
+            for u in state.units_of(colour)
+            if u.kind is CARRIER and state.craft_owned(u.id) < CARRIER_CAPACITY
+        ],
+        "net": income_statement(state, colour).net,
+        "stockpiled": state.empire(colour).stockpiled,
+    }

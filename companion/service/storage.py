@@ -10,11 +10,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import fcntl
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +96,69 @@ class Stored:
     steps: tuple[Mapping[str, Any], ...]
     requests: Mapping[str, Mapping[str, Any]]
     """Every request id in the log, with what its entry stored."""
+
+
+class DatabaseInUse(StorageError):
+    """Another process holds the database's writer lock (see :func:`writer_lock`)."""
+
+    def __init__(self, path: Path, pid: int | None) -> None:
+        self.pid = pid
+        who = "a running companion" + (f" (pid {pid})" if pid else "")
+        super().__init__(
+            f"the table database {path} is in use by {who}; stop it or use its host page"
+        )
+
+
+@contextlib.contextmanager
+def writer_lock(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """Hold ``<db>.lock`` exclusively while writing the database at ``path``.
+
+    One process writes a table database: the server while it runs, or one ``companion table``
+    command. A second writer gets :class:`DatabaseInUse` naming the holder's pid at once.
+    ``flock`` is released by the kernel if the holder dies; the file is removed on release
+    (while still locked, and a taker checks it locked the file that is still there).
+    """
+    lock_path = Path(f"{os.fspath(path)}.lock")
+    fd = _take_lock(Path(path), lock_path)
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        yield lock_path
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(lock_path)
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def _take_lock(path: Path, lock_path: Path) -> int:
+    while True:
+        try:
+            lock_path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as err:
+            raise StorageError(f"cannot open {lock_path}: {err.strerror or err}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _lock_holder(fd)
+            os.close(fd)
+            raise DatabaseInUse(path, holder) from None
+        try:
+            same = os.path.samestat(os.fstat(fd), os.stat(lock_path))
+        except FileNotFoundError:
+            same = False
+        if same:
+            return fd
+        os.close(fd)  # its holder removed it as we opened it: take the new one
+
+
+def _lock_holder(fd: int) -> int | None:
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
 
 
 def default_path() -> Path:

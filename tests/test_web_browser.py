@@ -1,0 +1,180 @@
+"""A whole two-seat game in Debian's Chromium: two 360x640 phones and the table screen.
+
+The phones join through the join links the table screen's QR codes carry, choose, give their
+orders with the order builder, see what their orders did, do a build phase, and play to the
+turn limit's win. Screenshots of a mid-game position go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from web_helpers import live_server, make_app, new_table
+
+from companion.service import Storage, TableService
+
+CHROMIUM = Path("/usr/bin/chromium")
+RECORD_BUZZES = "window.buzzes = []; navigator.vibrate = (p) => { buzzes.push(p); return true; };"
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (make test)"),
+]
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    with playwright_api.sync_playwright() as play:
+        chromium = play.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[tuple[str, str, TableService]]:
+    with TableService(Storage(tmp_path / "t.db")) as service:
+        table_id, _ = new_table(service, turn_limit=3)
+        service.start_timer()
+        with live_server(make_app(service)) as base:
+            yield base, table_id, service
+
+
+def _phone(browser, base: str):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return page
+
+
+def _give_orders(phone) -> None:  # type: ignore[no-untyped-def]
+    """Every unit advances on its first possible target, through the builder."""
+    phone.wait_for_selector("section.orders .unit-button")
+    count = phone.locator(".unit-button").count()
+    for index in range(count):
+        phone.locator(".unit-button").nth(index).click()
+        phone.locator('.kinds button[data-kind="ADVANCE"]').click()
+        target = phone.locator(".target-button").first.get_attribute("data-target")
+        phone.locator(f'.board .sector[data-sector="{target}"]').click()  # tap on the map
+        readback = phone.locator(".readback").inner_text()
+        assert f"advances on {target}" in readback
+        phone.locator(".set-order").click()
+        phone.wait_for_selector("section.orders .errors.ok")
+        phone.locator(".unit-button.has-order").nth(index).wait_for()
+    assert "Every unit has an order" in phone.locator(".missing").inner_text()
+
+
+def _ready(phone, stage: str) -> None:  # type: ignore[no-untyped-def]
+    phone.wait_for_selector(f'button.ready[data-stage="{stage}"][data-ready="true"]')
+    phone.locator("button.ready").click()
+
+
+def _wait_stage(page, stage: str, turn: int | None = None) -> None:  # type: ignore[no-untyped-def]
+    selector = f'.bar[data-stage="{stage}"]'
+    if turn is not None:
+        selector += f'[data-turn="{turn}"]'
+    page.wait_for_selector(selector, timeout=15_000)
+
+
+def test_a_two_seat_game_from_joining_to_the_win(browser, site) -> None:  # type: ignore[no-untyped-def]
+    base, table_id, service = site
+    table = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    table.set_default_timeout(10_000)
+    table.goto(f"{base}/t/{table_id}")
+    links = [a.get_attribute("href") for a in table.locator(".join-link").all()]
+    assert len(links) == 2 and table.locator(".qr-code svg").count() == 2
+
+    phones = []
+    for number, (link, name) in enumerate(zip(links, ["Ann", "Bob"], strict=True), start=1):
+        phone = _phone(browser, base)
+        phone.goto(
+            link.replace("http://localhost", base) if link.startswith("http://localhost") else link
+        )
+        phone.fill('input[name="name"]', name)
+        phone.click('button[type="submit"]')
+        phone.wait_for_selector(".bar")
+        assert f"seat {number}" in phone.title()
+        phones.append(phone)
+    # Seat 2 chooses first (rulebook 3.2): its home by tapping the map.
+    for phone, colour in ((phones[1], "blue"), (phones[0], "red")):
+        phone.wait_for_selector("section.choose form")
+        phone.select_option('select[name="colour"]', colour)
+        first_home = phone.locator('select[name="home"] option').first.get_attribute("value")
+        phone.locator(f'.board .sector[data-sector="{first_home}"]').click()
+        phone.click("section.choose button[type=submit]")
+        phone.wait_for_selector("section.choose p")
+    for turn in (1, 2, 3):
+        for phone in phones:
+            _ready(phone, "discussion")
+        for phone in phones:
+            _wait_stage(phone, "command", turn)
+            _give_orders(phone)
+            _ready(phone, "command")
+        if turn == 2:
+            for phone in phones:
+                _wait_stage(phone, "build", 2)
+                assert "net income" in phone.locator("table.income").inner_text()
+                assert phone.locator(".outcomes li").count() >= 1  # what its orders did
+            _wait_stage(table, "build", 2)
+            ARTIFACTS.mkdir(exist_ok=True)
+            phones[0].screenshot(path=str(ARTIFACTS / "phone-build.png"), full_page=True)
+            table.screenshot(path=str(ARTIFACTS / "table-results.png"), full_page=True)
+            assert table.locator(".arrow").count() >= 1
+            for phone in phones:
+                _build_what_we_can(phone)
+    for page in (*phones, table):
+        _wait_stage(page, "over")
+        assert "wins" in page.locator(".result .winner").inner_text()
+    assert service.view(table_id)["stage"] == "over"
+
+
+def _build_what_we_can(phone) -> None:  # type: ignore[no-untyped-def]
+    net = int(phone.locator(".build-form").get_attribute("data-net"))
+    picks = phone.locator("select.cost-pick")
+    if net >= 4 and picks.count():
+        picks.first.select_option("destroyer")
+        assert phone.locator(".spent").inner_text() == "4"
+    else:
+        phone.check(".stockpile")
+    phone.locator(".build-form button[type=submit]").click()
+    phone.wait_for_selector(".build-form .errors.ok")
+    _ready(phone, "build")
+
+
+def test_the_phone_warns_and_vibrates_30_seconds_before_the_deadline_with_orders_missing(
+    browser, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    from companion.settings import HouseRules
+
+    with TableService(Storage(tmp_path / "t.db")) as service:
+        rules = HouseRules(command_seconds=30, discussion_seconds=600)
+        table_id, _ = service.create_table("Quick", 2, seed=5, rules=rules)
+        tokens = [service.join(table_id, seat, name) for seat, name in ((1, "Ann"), (2, "Bob"))]
+        service.choose(table_id, 2, {"colour": "blue", "home": "S10"})
+        service.choose(table_id, 1, {"colour": "red", "home": "S21"})
+        service.start_timer()
+        with live_server(make_app(service)) as base:
+            phone = _phone(browser, base)
+            phone.add_init_script(RECORD_BUZZES)
+            phone.goto(f"{base}/t/{table_id}/rejoin/1/{tokens[0]}")
+            _wait_stage(phone, "discussion", 1)
+            assert phone.locator("#deadline-warning").is_hidden()
+            service.skip(table_id)  # orders: 30 seconds, and this phone has given none
+            _wait_stage(phone, "command", 1)
+            phone.wait_for_selector("#deadline-warning:not([hidden])")
+            assert phone.evaluate("window.buzzes.length") == 1

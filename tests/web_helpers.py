@@ -1,0 +1,59 @@
+"""Helpers shared by the web tests: a site over the test's service, a live server in a thread,
+and a client that acts like a phone (joins a seat, sends forms with their CSRF token)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.service import TableService
+from companion.settings import HouseRules
+from web import create_app
+from web.security import invitation
+from web.serving import BackgroundServer
+
+CSRF = re.compile(r'name="csrf-token" content="([^"]+)"')
+
+
+def make_app(service: TableService, **config: Any) -> Flask:
+    return create_app({"SERVICE": service, "SECRET_KEY": "test-key-" + "x" * 32, **config})
+
+
+def new_table(
+    service: TableService, *, turn_limit: int | None = 3, seed: int = 5
+) -> tuple[str, str]:
+    rules = HouseRules(turn_limit=turn_limit, command_seconds=600, discussion_seconds=600)
+    return service.create_table("Test table", 2, seed=seed, rules=rules)
+
+
+def csrf_of(client: FlaskClient, url: str) -> str:
+    page = client.get(url)
+    found = CSRF.search(page.get_data(as_text=True))
+    assert found, f"no CSRF token on {url}"
+    return found.group(1)
+
+
+def join_link(app: Flask, table_id: str, seat: int) -> str:
+    with app.test_request_context():
+        return f"/t/{table_id}/join/{seat}/{invitation(table_id, seat)}"
+
+
+def join(app: Flask, client: FlaskClient, table_id: str, seat: int, name: str) -> str:
+    """Take a seat through its join link, as a phone does; returns the CSRF token to use."""
+    link = join_link(app, table_id, seat)
+    token = csrf_of(client, link)
+    answer = client.post(link, data={"name": name, "csrf_token": token})
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+    return token
+
+
+@contextmanager
+def live_server(app: Flask) -> Iterator[str]:
+    """The app on a real waitress server on a free port, in a thread; yields its base URL."""
+    with BackgroundServer(app) as server:
+        yield server.url

@@ -1,0 +1,76 @@
+"""The application factory: one Flask app over one table service."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from companion.service import Storage, TableService
+from web import errors, live, security
+from web.views import host, seat, table
+
+SECRET_KEY_BYTES = 32
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """The site. ``config`` keys (all optional but one of ``SERVICE`` / ``DB``):
+
+    * ``SERVICE``: a running :class:`TableService` to serve (tests pass their own); or
+    * ``DB``: the database path; the app opens a service on it and starts its timer.
+    * ``SECRET_KEY``: signs the session cookie; default: read from (or written to)
+      ``<db>.secret`` beside the database, never kept in the repository.
+    * ``JOIN_LIMIT``: how many bad join or host-login attempts one address may make
+      (default ``"10 per minute"``, Flask-Limiter notation).
+    """
+    app = Flask(__name__)
+    app.config.update(
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_NAME="companion",
+        JOIN_LIMIT="10 per minute",
+        WTF_CSRF_TIME_LIMIT=None,  # a phone stays on its page for the whole game
+        SSE_KEEPALIVE=15.0,
+        SSE_COALESCE=0.1,
+        JSON_SORT_KEYS=False,
+    )
+    app.config.update(config or {})
+    service = app.config.get("SERVICE")
+    if service is None:
+        db = app.config.get("DB")
+        if db is None:
+            raise ValueError("create_app needs SERVICE (a TableService) or DB (a database path)")
+        service = TableService(Storage(db))
+        service.start_timer()
+        app.config["SERVICE"] = service
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(Path(service.storage.path))
+    app.extensions["companion"] = service
+    security.init_app(app)
+    errors.init_app(app)
+    live.init_app(app)
+    app.register_blueprint(table.bp)
+    app.register_blueprint(seat.bp)
+    app.register_blueprint(host.bp)
+    return app
+
+
+def _secret_key(db: Path) -> str:
+    """The session-signing key stored beside the database (``<db>.secret``, mode 0600)."""
+    path = db.with_name(db.name + ".secret")
+    try:
+        text = path.read_text(encoding="ascii").strip()
+        if len(text) >= 32:
+            return text
+    except FileNotFoundError:
+        pass
+    key = secrets.token_urlsafe(SECRET_KEY_BYTES)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as out:
+        out.write(key + "\n")
+    return key

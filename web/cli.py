@@ -1,0 +1,241 @@
+"""``companion serve``: run the site with waitress, the table timer and the attachments.
+
+Registered through the ``companion.commands`` entry point. Flask and waitress are imported
+inside the handler so ``companion --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import signal
+import socket
+import sys
+import tomllib
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, Any
+
+from companion.cli import CommandError
+from companion.service.storage import default_path
+
+if TYPE_CHECKING:
+    from companion.cli import Subcommands
+    from companion.service import TableService
+
+SEATS = 8
+LIVE_STREAMS = 20
+DEFAULT_THREADS = 2 * SEATS + LIVE_STREAMS + 12
+"""Each open live stream holds a waitress thread: 8 phones' streams, 20 table or spectator
+screens, and room for the phones' ordinary requests alongside."""
+
+DEMO_DEFAULTS: Mapping[str, Any] = {
+    "name": "Demo table",
+    "players": 2,
+    "turn_limit": 6,
+    "discussion_seconds": 30,
+    "command_seconds": 120,
+    "retreat_seconds": 45,
+    "build_seconds": 90,
+}
+
+_HELP = """\
+Serve the table screen, the phones and the host controls on this machine's network.
+
+The config file (TOML) may hold:
+  [server]  host, port, threads, table (the table the attachments serve)
+  [demo]    name, players, seed, turn_limit, *_seconds: the table --demo creates
+  [NAME]    one section per attachment (camera, panel ...): enabled = true starts it,
+            the rest of the section is its own configuration.
+With --demo the installed attachments start unless their section says enabled = false,
+and one that cannot start is skipped with a warning.
+"""
+
+
+def register(commands: Subcommands) -> None:
+    serve = commands.add_parser(
+        "serve",
+        help="Serve the web site for the table, the phones and the host.",
+        description=_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    serve.add_argument("--host", help="address to listen on (default 0.0.0.0: every network)")
+    serve.add_argument("--port", type=int, help="port to listen on (default 8000)")
+    serve.add_argument("--db", type=Path, metavar="PATH", help="the table database")
+    serve.add_argument("--config", type=Path, metavar="FILE.toml", help="configuration file")
+    serve.add_argument(
+        "--threads", type=int, help=f"waitress worker threads (default {DEFAULT_THREADS})"
+    )
+    serve.add_argument("--demo", action="store_true", help="create a demo table if there is none")
+    serve.set_defaults(handler=_serve)
+
+
+def load_config(path: Path | None) -> dict[str, Any]:
+    """The TOML config file as a dict; a missing or malformed file is a CommandError."""
+    if path is None:
+        return {}
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        raise CommandError(f"{path}: no such config file") from None
+    except OSError as err:
+        raise CommandError(f"{path}: cannot read it: {err.strerror or err}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise CommandError(f"{path}: not valid TOML: {err}") from None
+    for name, section in data.items():
+        if not isinstance(section, dict):
+            raise CommandError(f"{path}: {name!r} must be a [section], not a single value")
+    return data
+
+
+def _setting(config: Mapping[str, Any], key: str, given: Any, default: Any, kind: type) -> Any:
+    if given is not None:
+        return given
+    value = config.get("server", {}).get(key, default)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise CommandError(f"[server] {key} must be a {kind.__name__}, not {value!r}")
+    return value
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent), or 127.0.0.1."""
+    with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_DGRAM)) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
+def demo_table(service: TableService, section: Mapping[str, Any]) -> tuple[str, str | None]:
+    """The demo table: a new one if the database has none (with its host secret)."""
+    from companion.errors import CompanionError
+    from companion.settings import HouseRules
+
+    existing = service.table_ids()
+    if existing:
+        return existing[-1], None
+    settings = {**DEMO_DEFAULTS, **section}
+    rules_keys = ("turn_limit", "discussion_seconds", "command_seconds", "retreat_seconds")
+    try:
+        rules = HouseRules(
+            **{k: settings[k] for k in (*rules_keys, "build_seconds")},
+        )
+        return service.create_table(
+            str(settings["name"]), int(settings["players"]), seed=settings.get("seed"), rules=rules
+        )
+    except (CompanionError, TypeError, ValueError) as err:
+        raise CommandError(f"[demo]: {err}") from None
+
+
+@contextlib.contextmanager
+def attachments(
+    service: TableService, table_id: str | None, config: Mapping[str, Any], *, demo: bool
+) -> Iterator[list[str]]:
+    """Start the enabled attachments for ``table_id``; close them all on the way out."""
+    from companion.service import attachments as registry
+
+    started: list[tuple[str, Any]] = []
+    try:
+        for entry in registry.available():
+            section = dict(config.get(entry.name, {}))
+            enabled = section.pop("enabled", None)
+            if not (enabled is True or (demo and enabled is None)) or table_id is None:
+                continue
+            try:
+                attached = entry.load()(service, table_id, section)
+            except Exception as err:
+                if not demo or enabled is True:
+                    raise CommandError(f"attachment {entry.name!r} did not start: {err}") from err
+                print(f"(attachment {entry.name!r} skipped: {err})", file=sys.stderr)
+                continue
+            started.append((entry.name, attached))
+        yield [name for name, _ in started]
+    finally:
+        for _, attached in reversed(started):
+            with contextlib.suppress(Exception):
+                attached.close()
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import waitress
+
+    from companion.service import Storage, TableService
+    from companion.service.storage import writer_lock
+    from web import create_app, live
+
+    config = load_config(args.config)
+    host = _setting(config, "host", args.host, "0.0.0.0", str)
+    port = _setting(config, "port", args.port, 8000, int)
+    threads = _setting(config, "threads", args.threads, DEFAULT_THREADS, int)
+    db: Path = args.db if args.db is not None else default_path()
+    with writer_lock(db), TableService(Storage(db)) as service:
+        table_id: str | None = config.get("server", {}).get("table")
+        secret = None
+        if args.demo:
+            table_id, secret = demo_table(service, config.get("demo", {}))
+        if table_id is None and service.table_ids():
+            table_id = service.table_ids()[-1]
+        app = create_app({"SERVICE": service})
+        _check_port(host, port)
+        server = waitress.create_server(
+            app, host=host, port=port, threads=threads, channel_timeout=60, ident="companion"
+        )
+        port = server.effective_port  # the one chosen when --port 0
+        shown = lan_address() if host in ("0.0.0.0", "") else host
+        public = f"http://{shown}:{port}"
+        app.config["PUBLIC_URL"] = public
+        service.start_timer()
+        try:
+            with attachments(service, table_id, config, demo=args.demo) as running:
+                _announce(db, threads, port, public, table_id, secret, running)
+
+                def stop(signum: int, frame: FrameType | None) -> None:
+                    raise KeyboardInterrupt
+
+                signal.signal(signal.SIGTERM, stop)
+                try:
+                    server.run()
+                except KeyboardInterrupt:
+                    print("Stopping.", file=sys.stderr)
+        finally:
+            live.stop(app)
+            server.close()
+    return 0
+
+
+def _check_port(host: str, port: int) -> None:
+    """Refuse a port another program listens on, before waitress claims anything."""
+    try:
+        socket.create_server((host, port)).close()
+    except OSError as err:
+        raise CommandError(
+            f"cannot listen on {host}:{port}: {err.strerror or err}",
+            "Is another server running there? Choose another --port.",
+        ) from None
+
+
+def _announce(
+    db: Path,
+    threads: int,
+    port: int,
+    public: str,
+    table_id: str | None,
+    secret: str | None,
+    running: list[str],
+) -> None:
+    print(f"Cluster Companion serving {db} ({threads} threads).")
+    print(f"  On this machine:   http://localhost:{port}/")
+    print(f"  On the network:    {public}/")
+    if table_id is not None:
+        print(f"  Table screen:      {public}/t/{table_id}")
+    if secret is not None:
+        host_link = f"{public}/t/{table_id}/host/login?secret={secret}"
+        print(f"  Host link (keep it private): {host_link}")
+    elif table_id is not None:
+        print("  Host controls: open the host link printed when the table was created.")
+    if running:
+        print(f"  Attachments:       {', '.join(running)}")
+    print("Stop with Ctrl+C.", flush=True)

@@ -1,0 +1,141 @@
+"""The live parts of the table screen and the seat page, rendered from the service's views.
+
+The full pages include these panels; the live stream (:mod:`web.live`) sends them again
+whenever the table changes, so a page that reconnects simply gets the current panel.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import segno
+from flask import current_app, render_template, request, url_for
+from markupsafe import Markup
+
+from companion.service.session import Stage
+from web.games import pages_for
+from web.security import invitation, service
+
+
+def game_of(table_id: str) -> str:
+    with service().lock:
+        return service().table(table_id).setup.game
+
+
+def public_url(endpoint: str, **values: Any) -> str:
+    """An absolute link for another device: ``PUBLIC_URL`` (the LAN address) when set."""
+    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    return base.rstrip("/") + url_for(endpoint, **values)
+
+
+def qr_svg(link: str) -> Markup:
+    return Markup(
+        segno.make(link, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff")
+    )
+
+
+def join_links(table_id: str, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """A join link and its QR code for every free seat (shown on the table screen)."""
+    links = []
+    for seat in view["seats"]:
+        if seat["joined"]:
+            continue
+        link = public_url(
+            "seat.join",
+            table_id=table_id,
+            seat=seat["seat"],
+            invite=invitation(table_id, seat["seat"]),
+        )
+        links.append({"seat": seat["seat"], "link": link, "qr": qr_svg(link)})
+    return links
+
+
+def common(view: dict[str, Any]) -> dict[str, Any]:
+    stage = Stage(view["stage"])
+    return {
+        "view": view,
+        "stage_title": stage.title,
+        "remaining": view["remaining"],
+        "scan": view.get("scan"),
+    }
+
+
+PANEL_MAX_AGE = 1.0
+"""Seconds a rendered table panel is shared by every table stream (its clock is refreshed by
+the ticks in between); a change to the table renders it again at once."""
+
+
+_render_lock = threading.Lock()
+
+
+def _version(table_id: str) -> int:
+    with service().lock:
+        return service().table(table_id).seq
+
+
+def board_version(table_id: str) -> tuple[int, int]:
+    """Changes whenever the board can look different: a game step (a turn, retreats, builds,
+    a correction or its undo) or, before the start, a seat's choice of home."""
+    with service().lock:
+        table = service().table(table_id)
+        steps = table.session.step_count() if table.session is not None else -1
+        return steps, sum(1 for seat in table.seats.values() if seat.choice is not None)
+
+
+def table_panel(table_id: str) -> str:
+    """The table screen's panel; one rendering is shared by all the streams watching it."""
+    cache: dict[str, tuple[int, float, str]] = current_app.extensions.setdefault(
+        "companion_panels", {}
+    )
+    with _render_lock:  # the first stream renders; the others wait and share it
+        version = _version(table_id)
+        cached = cache.get(table_id)
+        now = time.monotonic()
+        if cached is not None and cached[0] == version and now - cached[1] < PANEL_MAX_AGE:
+            return cached[2]
+        html = _render_table_panel(table_id, version)
+        cache[table_id] = (version, now, html)
+        return html
+
+
+def _render_table_panel(table_id: str, version: int) -> str:
+    view = service().view(table_id)
+    view["version"] = version
+    view["board_version"] = board_version(table_id)
+    game = pages_for(game_of(table_id))
+    return render_template(
+        "table_panel.html",
+        game=game,
+        joins=join_links(table_id, view) if view["stage"] == Stage.LOBBY.value else [],
+        **common(view),
+        **game.table_context(view),
+    )
+
+
+def seat_panel(table_id: str, seat: int) -> str:
+    version = _version(table_id)
+    view = service().view(table_id, seat)
+    view["version"] = version
+    view["board_version"] = board_version(table_id)
+    game = pages_for(game_of(table_id))
+    you = view["you"]
+    me = next(s for s in view["seats"] if s["seat"] == seat)
+    return render_template(
+        "seat_panel.html",
+        game=game,
+        seat=seat,
+        me=me,
+        you=you,
+        owing=view["stage"] in (Stage.COMMAND.value, Stage.RETREATS.value, Stage.BUILD.value)
+        and _owes(table_id, seat),
+        **common(view),
+        **game.seat_context(view),
+    )
+
+
+def _owes(table_id: str, seat: int) -> bool:
+    with service().lock:
+        table = service().table(table_id)
+        return table.session is not None and seat in table.session.owing()

@@ -1,0 +1,193 @@
+// The phone's order builder. Which orders each unit may take and their legal targets come
+// from the server (the rules core); this only lets the player pick among them and reads the
+// order back in words, then sends the whole sheet, which the server checks at once.
+"use strict";
+(function () {
+  const panel = window.companion.panel;
+  let warnedFor = null;
+  let builder = null;
+
+  function lineOf(sector, order) {
+    return [order.kind, sector].concat(order.targets).join(" ");
+  }
+
+  function parse(lines) {
+    const orders = {};
+    lines.forEach(function (line) {
+      const words = line.trim().split(/\s+/);
+      if (words.length >= 2) orders[words[1]] = { kind: words[0], targets: words.slice(2) };
+    });
+    return orders;
+  }
+
+  function Builder(section) {
+    const data = JSON.parse(section.querySelector(".builder-data").textContent);
+    const units = {};
+    data.units.forEach(function (u) { units[u.sector] = u; });
+    let orders = parse(data.submitted);
+    let current = null; // {unit, option, targets}
+    const box = section.querySelector(".builder");
+    const errors = section.querySelector(".errors");
+
+    function option(unit, kind) { return unit.orders.find(function (o) { return o.kind === kind; }); }
+
+    function words(unit, order) {
+      const opt = option(unit, order.kind);
+      const verb = opt ? opt.verb : order.kind.toLowerCase();
+      return unit.label + " " + verb + (order.targets.length ? " " + order.targets.join(" and ") : "");
+    }
+
+    function renderList() {
+      const list = section.querySelector(".unit-list");
+      list.replaceChildren();
+      const missing = [];
+      data.units.forEach(function (unit) {
+        const li = document.createElement("li");
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "unit-button" + (orders[unit.sector] ? " has-order" : "");
+        button.dataset.sector = unit.sector;
+        const order = orders[unit.sector];
+        button.textContent = order ? words(unit, order) : unit.label + ": no order yet (it holds)";
+        if (!order) missing.push(unit.label);
+        button.addEventListener("click", function () { pick(unit); });
+        li.appendChild(button);
+        list.appendChild(li);
+      });
+      const note = section.querySelector(".missing");
+      note.textContent = missing.length ? "Still without an order: " + missing.join(", ") + "." : "Every unit has an order.";
+      section.dataset.missing = String(missing.length);
+    }
+
+    function highlight(targets) {
+      panel.querySelectorAll(".board .sector").forEach(function (g) {
+        g.classList.toggle("target", targets.indexOf(g.dataset.sector) >= 0);
+        g.classList.toggle("chosen", !!current && current.targets.indexOf(g.dataset.sector) >= 0);
+        g.classList.toggle("selected", !!current && current.unit.sector === g.dataset.sector);
+      });
+    }
+
+    function renderBuilder() {
+      if (!current) { box.hidden = true; highlight([]); return; }
+      box.hidden = false;
+      const unit = current.unit;
+      const kinds = box.querySelector(".kinds");
+      kinds.replaceChildren();
+      unit.orders.forEach(function (opt) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "kind" + (current.option === opt ? " on" : "");
+        b.textContent = opt.label;
+        b.dataset.kind = opt.kind;
+        b.addEventListener("click", function () { current.option = opt; current.targets = []; renderBuilder(); });
+        kinds.appendChild(b);
+      });
+      const opt = current.option;
+      const read = box.querySelector(".readback");
+      const hint = box.querySelector(".target-hint");
+      const targetBox = box.querySelector(".targets");
+      targetBox.replaceChildren();
+      if (!opt) {
+        read.textContent = unit.label + " …";
+        hint.textContent = "Pick an order.";
+        highlight([]);
+      } else {
+        read.textContent = words(unit, { kind: opt.kind, targets: current.targets }) + (current.targets.length < opt.min ? " …" : "");
+        if (opt.max > 0) {
+          hint.textContent = current.targets.length < opt.max ? "Tap a target on the map or below" + (opt.max > 1 ? " (up to " + opt.max + ")" : "") + "." : "";
+          opt.targets.forEach(function (t) {
+            const b = document.createElement("button");
+            b.type = "button";
+            b.className = "target-button" + (current.targets.indexOf(t) >= 0 ? " on" : "");
+            b.textContent = t;
+            b.dataset.target = t;
+            b.addEventListener("click", function () { toggleTarget(t); });
+            targetBox.appendChild(b);
+          });
+          highlight(opt.targets);
+        } else { hint.textContent = ""; highlight([]); }
+      }
+      box.querySelector(".set-order").disabled = !opt || current.targets.length < opt.min;
+    }
+
+    function toggleTarget(t) {
+      const opt = current && current.option;
+      if (!opt || opt.targets.indexOf(t) < 0) return;
+      const at = current.targets.indexOf(t);
+      if (at >= 0 && opt.kind !== "RECALL") current.targets.splice(at, 1);
+      else if (current.targets.length < opt.max) current.targets.push(t);
+      else if (opt.max === 1) current.targets = [t];
+      renderBuilder();
+    }
+
+    function pick(unit) {
+      errors.replaceChildren();
+      errors.classList.remove("ok");
+      const order = orders[unit.sector];
+      current = { unit: unit, option: order ? option(unit, order.kind) || null : null, targets: order ? order.targets.slice() : [] };
+      renderBuilder();
+    }
+
+    async function store(next) {
+      const text = Object.keys(next).map(function (s) { return lineOf(s, next[s]); }).join("\n");
+      const result = await window.companion.send(panel.dataset.orders, { text: text }, true);
+      window.companion.showErrors(errors, result.ok ? { ok: true, message: "Orders stored ✓ (you can still change them)" } : result);
+      if (result.ok) { orders = next; current = null; renderBuilder(); renderList(); }
+    }
+
+    box.querySelector(".set-order").addEventListener("click", function () {
+      if (!current || !current.option) return;
+      const next = Object.assign({}, orders);
+      next[current.unit.sector] = { kind: current.option.kind, targets: current.targets.slice() };
+      store(next);
+    });
+    box.querySelector(".cancel").addEventListener("click", function () { current = null; renderBuilder(); });
+
+    this.tap = function (sector) {
+      if (current && current.option && current.option.targets.indexOf(sector) >= 0) toggleTarget(sector);
+      else if (units[sector]) pick(units[sector]);
+    };
+    this.section = section;
+    this.attach = function () { renderBuilder(); };
+    renderList();
+  }
+
+  function setup() {
+    const section = panel.querySelector("section.orders");
+    if (!section) { builder = null; return; }
+    if (!builder || builder.section !== section) builder = new Builder(section);
+    else builder.attach();
+  }
+
+  panel.addEventListener("click", function (e) {
+    const g = e.target.closest(".board .sector");
+    if (!g) return;
+    const sector = g.dataset.sector;
+    const homePick = panel.querySelector("select[data-map-pick]");
+    if (homePick) {
+      const optionFor = Array.from(homePick.options).find(function (o) { return o.value === sector; });
+      if (optionFor) homePick.value = sector;
+      return;
+    }
+    if (builder) builder.tap(sector);
+  });
+
+  document.addEventListener("clock", function (e) {
+    const bar = panel.querySelector(".bar");
+    if (!bar || bar.dataset.stage !== "command" || e.detail.paused) return;
+    const section = panel.querySelector("section.orders");
+    const missing = (section && section.dataset.missing !== "0") || bar.dataset.owing === "yes";
+    const warning = document.getElementById("deadline-warning");
+    const key = bar.dataset.stage + bar.dataset.turn;
+    if (e.detail.remaining <= 30 && missing) {
+      if (warning) warning.hidden = false;
+      if (warnedFor !== key) {
+        warnedFor = key;
+        if (navigator.vibrate) navigator.vibrate([300, 150, 300]);
+      }
+    } else if (warning) warning.hidden = true;
+  });
+
+  document.addEventListener("panel", setup);
+  setup();
+})();

@@ -1,0 +1,1 @@
+"""The site's blueprints: the table screen, the seats' phones and the host controls."""
