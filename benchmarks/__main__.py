@@ -1,33 +1,31 @@
-"""``python -m benchmarks`` (``make bench``): see :mod:`benchmarks.runner`; then the table
-service's benchmarks (:mod:`benchmarks.service`; alone: ``python -m benchmarks.service``)
-and the panels' (:mod:`benchmarks.panels`; alone: ``python -m benchmarks.panels``).
-With ``--json`` the rules core's results carry the service's under ``"service"``."""
-service's benchmarks (:mod:`benchmarks.service`; alone: ``python -m benchmarks.service``),
-then the web site's (:mod:`benchmarks.web`). With ``--json`` the rules core's results carry
-the service's under ``"service"`` and the web site's under ``"web"``."""
+"""``python -m benchmarks`` (``make bench``): the rules core's benchmarks
+(:mod:`benchmarks.runner`), then each part's in turn: the table service, the panels, the web
+site. Each part also runs alone: ``python -m benchmarks.service`` and so on.
+
+With ``--json`` the rules core's results carry each part's under its name (``"service"``,
+``"panels"``, ``"web"`` ...)."""
 
 import io
 import json
 import sys
 
-from benchmarks import panels, service
-from benchmarks import service, web
+from benchmarks import panels, service, web
 from benchmarks.runner import main
 
+PARTS = {"service": service, "panels": panels, "web": web}
+
 args = sys.argv[1:]
+quick = "--quick" in args
 if "--json" in args:
     buffer = io.StringIO()
     status = main(args, out=buffer)
     results = json.loads(buffer.getvalue())
-    results["service"] = service.run(quick="--quick" in args)
-    results["panels"] = panels.run(quick="--quick" in args)
-    results["web"] = web.run(quick="--quick" in args)
+    for name, part in PARTS.items():
+        results[name] = part.run(quick=quick)
     sys.stdout.write(json.dumps(results, indent=2, sort_keys=True) + "\n")
 else:
     status = main(args)
-    sys.stdout.write("\n")
-    status = service.main(args) or status
-    sys.stdout.write("\n")
-    status = panels.main(args) or status
-    status = web.main(args) or status
+    for part in PARTS.values():
+        sys.stdout.write("\n")
+        status = part.main(args) or status
 raise SystemExit(status)
