@@ -91,8 +91,16 @@ def _movement(
 
 
 def run_case(case: Mapping[str, Any], game_map: Map | None = None) -> CaseOutcome:
-    """Run one case; the edition is the case's own, the 2023 rulebook when it names none."""
-    game_map = game_map or standard_map()
+    """Run one case; the edition is the case's own, the 2023 rulebook when it names none.
+
+    A case the engine cannot even read (an unknown place, say) comes back as one mismatch."""
+    try:
+        return _run(case, game_map or standard_map())
+    except CompanionError as error:
+        return CaseOutcome((), (f"cannot run the case: {error}",))
+
+
+def _run(case: Mapping[str, Any], game_map: Map) -> CaseOutcome:
     edition = case.get("edition")
     rules = RuleSettings(Edition(edition)) if edition else RuleSettings()
     phase = case["phase"]

@@ -166,14 +166,19 @@ class Map:
         self.sea_neighbours: dict[ProvinceId, frozenset[ProvinceId]] = {
             p: frozenset(s - {p}) for p, s in sea_neighbours.items()
         }
+        self.boxes: frozenset[ProvinceId] = frozenset(p for p, v in self.provinces.items() if v.box)
+        self.seas: frozenset[ProvinceId] = frozenset(
+            p
+            for p, ids in self.province_regions.items()
+            if len(ids) == 1 and self.regions[ids[0]].terrain is Terrain.SEA
+        )
 
     def __repr__(self) -> str:
         return f"<Map {self.name!r}: {len(self.provinces)} provinces>"
 
     def is_sea(self, province: ProvinceId) -> bool:
         """Whether the province is open sea (fleets there may convoy)."""
-        regions = self.province_regions[province]
-        return len(regions) == 1 and self.regions[regions[0]].terrain is Terrain.SEA
+        return province in self.seas
 
     def can_move(self, unit_type: UnitType, source: RegionId, target: RegionId) -> bool:
         """Whether a unit of this type may move from one region to the other by itself."""

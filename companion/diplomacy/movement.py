@@ -17,9 +17,15 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 
-from companion.diplomacy.geography import Map, ProvinceId, UnitType, region_province
+from companion.diplomacy.geography import Map, ProvinceId, Terrain, UnitType, region_province
 from companion.diplomacy.orders import Order, OrderKind
 from companion.diplomacy.rules import Edition, OrderResult, RuleSettings, Unit
+from companion.errors import CompanionError
+
+
+class BoardError(CompanionError, ValueError):
+    """A board the engine cannot adjudicate: a unit on a place the map does not have."""
+
 
 _HOLD, _MOVE, _SUPPORT, _CONVOY = 0, 1, 2, 3
 _LAND, _VIA_CONVOY, _EITHER = 0, 1, 2
@@ -112,8 +118,12 @@ class _Resolver:
         self.units = units
         self.orders = orders
         self.void: dict[int, str] = {}
+        regions = game_map.regions
+        for unit in units:
+            if unit.region not in regions:
+                raise BoardError(f"{unit.text()} stands on {unit.region}, which is not on the map")
         self.power = [u.power for u in units]
-        self.src = [u.province for u in units]
+        self.src = [regions[u.region].province for u in units]
         self.kind = [_HOLD] * count
         self.dst: list[ProvinceId] = [""] * count
         self.mode = [_LAND] * count
@@ -122,11 +132,11 @@ class _Resolver:
         self.supports: list[list[int]] = [[] for _ in range(count)]
         self.moves_to: dict[ProvinceId, list[int]] = {}
         self.unit_at: dict[ProvinceId, int] = {}
-        boxes = {p for p, prov in game_map.provinces.items() if prov.box}
+        boxes = game_map.boxes
         self.boxes = boxes
-        for index, unit in enumerate(units):
-            if unit.province not in boxes:
-                self.unit_at[unit.province] = index
+        for index, province in enumerate(self.src):
+            if province not in boxes:
+                self.unit_at[province] = index
         self.result = [False] * count
         self.state = [_UNRESOLVED] * count
         self.deps: list[int] = []
@@ -178,30 +188,36 @@ class _Resolver:
         unit = self.units[index]
         target = order.target
         assert target is not None
-        if target not in game_map.regions:
+        region = game_map.regions.get(target)
+        if region is None:
             return f"there is no place called {target}"
-        province = region_province(target)
-        if province == unit.province:
+        province = region.province
+        here = self.src[index]
+        if province == here:
             return "a unit cannot move to where it is"
-        if not game_map.regions[target].terrain.holds(unit.unit_type):
-            return f"{unit.unit_type.a_noun} cannot go to {target}"
-        if unit.unit_type is UnitType.ARMY and game_map.regions[target].coast is not None:
-            return "an army moves to a province, not to a coast"
-        self.dst[index] = province
-        adjacent = game_map.can_move(unit.unit_type, unit.region, target)
         if unit.unit_type is UnitType.FLEET:
+            if region.terrain is Terrain.LAND:
+                return f"a fleet cannot go to {target}"
+            self.dst[index] = province
             if order.via_convoy:
                 return "only armies are convoyed"
-            return None if adjacent else f"{unit.region} does not border {target}"
-        fleets = [
-            f
-            for f in offers.get((unit.province, province), [])
-            if self._could_carry(f, unit.province, province)
-        ]
-        route = self._route_possible(unit.province, province, fleets)
+            if target in game_map.fleet_moves[unit.region]:
+                return None
+            return f"{unit.region} does not border {target}"
+        if region.terrain is Terrain.SEA:
+            return f"an army cannot go to {target}"
+        if region.coast is not None:
+            return "an army moves to a province, not to a coast"
+        self.dst[index] = province
+        adjacent = target in game_map.army_moves[unit.region]
+        offered = offers.get((here, province))
+        if offered is None and adjacent and not order.via_convoy:
+            return None
+        fleets = [f for f in offered or () if self._could_carry(f, here, province)]
+        route = self._route_possible(here, province, fleets)
         edition = self.rules.edition
         if not adjacent or order.via_convoy:
-            if not route and not self._fleets_could_carry(unit.province, province):
+            if not route and not self._fleets_could_carry(here, province):
                 return f"no fleets stand between {unit.region} and {target} to convoy it"
             self.mode[index] = _VIA_CONVOY
             self.convoyers[index] = fleets
@@ -615,22 +631,43 @@ def adjudicate_movement(
     results: list[OrderResult] = []
     dislodged: list[Dislodgement] = []
     after: list[Unit] = []
+    kind, result, src, moves_to, void = (
+        resolver.kind,
+        resolver.result,
+        resolver.src,
+        resolver.moves_to,
+        resolver.void,
+    )
+    orders_given = checked.orders
     for index, unit in enumerate(checked.units):
-        succeeded, reason = resolver.explain(index)
-        results.append(
-            OrderResult(checked.orders[index], succeeded, reason, void=index in resolver.void)
-        )
-        moved = resolver.kind[index] == _MOVE and resolver.result[index]
-        if moved:
-            order = checked.orders[index]
+        order = orders_given[index]
+        if kind[index] == _MOVE and result[index]:
             assert order.target is not None
             after.append(Unit(unit.power, unit.unit_type, order.target))
-        elif resolver.dislodged(index):
-            winner = next(m for m in resolver.moves_to[unit.province] if resolver.result[m])
-            origin = None if resolver.convoyed(winner) else resolver.src[winner]
+            if resolver.mode[index] != _LAND and resolver.convoyed(index):
+                reason = f"convoyed to {order.target}"
+            else:
+                reason = f"moved to {order.target}"
+            results.append(OrderResult(order, True, reason))
+            continue
+        winner = -1
+        here = src[index]
+        if here not in resolver.boxes:
+            for m in moves_to.get(here, ()):
+                if result[m]:
+                    winner = m
+                    break
+        if winner >= 0:
+            origin = None if resolver.convoyed(winner) else src[winner]
             dislodged.append(Dislodgement(unit, origin))
         else:
             after.append(unit)
+        if kind[index] == _HOLD and index not in void:
+            reason = "dislodged" if winner >= 0 else "held"
+            results.append(OrderResult(order, winner < 0, reason))
+        else:
+            succeeded, reason = resolver.explain(index)
+            results.append(OrderResult(order, succeeded, reason, void=index in void))
     contested = set()
     for province, movers in resolver.moves_to.items():
         if province in resolver.boxes or any(resolver.result[m] for m in movers):
