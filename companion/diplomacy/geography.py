@@ -7,7 +7,8 @@ split-coast province (``spa(nc)``). Borders join regions and say who may cross t
 
 The standard map ships as CSV in ``maps/standard/`` (see the LICENSE there); :func:`load_csv_map`
 reads any map in the same three-file layout, and :class:`Map` can be built from code too (the
-Cosmic Cluster generates its own). A province may be a *box*: any number of units may share it,
+Cosmic Cluster generates its own). Borders may be one-way (the Cosmic Cluster's Black Hole). A province may be a *box*: any
+number of units may share it,
 a move into it always succeeds and never dislodges or cuts support (Cosmic Cluster ruling C3.4).
 """
 
@@ -110,6 +111,7 @@ class Map:
         provinces: Iterable[Province],
         regions: Iterable[Region],
         borders: Iterable[tuple[RegionId, RegionId, Terrain]],
+        one_way: Iterable[tuple[RegionId, RegionId, Terrain]] = (),
     ) -> None:
         self.name = name
         self.provinces: dict[ProvinceId, Province] = {}
@@ -145,6 +147,14 @@ class Map:
             if terrain is not Terrain.LAND:
                 fleet[first].add(second)
                 fleet[second].add(first)
+        for first, second, terrain in one_way:  # crossed from first to second only
+            for end in (first, second):
+                if end not in self.regions:
+                    raise MapError(f"border {first}>{second} names unknown region {end!r}")
+            if terrain is not Terrain.SEA:
+                army[first].add(second)
+            if terrain is not Terrain.LAND:
+                fleet[first].add(second)
         self.army_moves = {r: frozenset(s) for r, s in army.items()}
         self.fleet_moves = {r: frozenset(s) for r, s in fleet.items()}
         # Province-level neighbours, for support reach, convoy routes and distances.

@@ -643,7 +643,7 @@ def adjudicate_movement(
         order = orders_given[index]
         if kind[index] == _MOVE and result[index]:
             assert order.target is not None
-            after.append(Unit(unit.power, unit.unit_type, order.target))
+            after.append(dataclasses.replace(unit, region=order.target))
             if resolver.mode[index] != _LAND and resolver.convoyed(index):
                 reason = f"convoyed to {order.target}"
             else:

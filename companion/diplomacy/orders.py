@@ -84,7 +84,11 @@ class Order:
         return f"Order.parse({self.text()!r})"
 
 
-_TOKEN = re.compile(r"\s*(->|-|:|[A-Za-z][A-Za-z0-9/]*(?:\s*\(\s*[A-Za-z]+\s*\))?)")
+_TOKEN = re.compile(
+    r"\s*(->|-|:|[A-Za-z][A-Za-z0-9/]*(?:-[A-Za-z0-9](?![A-Za-z0-9]))?(?:\s*\(\s*[A-Za-z]+\s*\))?)"
+)
+"""Words may end in a one-character hyphenated suffix (``Sol-1``, ``Sol-O``: Cosmic Cluster's
+spaces); any other hyphen is the move arrow, so ``lon-bel`` reads as ``lon -> bel``."""
 _HOLD = {"h", "hold", "holds"}
 _SUPPORT = {"s", "support", "supports"}
 _CONVOY = {"c", "convoy", "convoys"}

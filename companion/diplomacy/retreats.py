@@ -131,7 +131,7 @@ def adjudicate_retreats(
             disbanded.append(unit)
         else:
             results.append(OrderResult(order, True, f"retreated to {target}"))
-            retreated.append(Unit(unit.power, unit.unit_type, target))
+            retreated.append(dataclasses.replace(unit, region=target))
     return RetreatResult(
         tuple(results), tuple(retreated), tuple(disbanded), movement.units + tuple(retreated)
     )

@@ -41,12 +41,17 @@ class Unit:
     power: Power
     unit_type: UnitType
     region: RegionId
+    cargo: Power | None = None
+    """For an Army/Fleet (Cosmic Cluster's A/F module): the power of the army aboard the fleet."""
 
     @property
     def province(self) -> str:
         return region_province(self.region)
 
     def text(self) -> str:
+        if self.cargo is not None:
+            owner = "" if self.cargo == self.power else f" ({self.cargo} army)"
+            return f"{self.power}: A/F {self.region}{owner}"
         return f"{self.power}: {self.unit_type.value} {self.region}"
 
     def __str__(self) -> str:
