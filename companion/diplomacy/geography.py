@@ -7,9 +7,9 @@ split-coast province (``spa(nc)``). Borders join regions and say who may cross t
 
 The standard map ships as CSV in ``maps/standard/`` (see the LICENSE there); :func:`load_csv_map`
 reads any map in the same three-file layout, and :class:`Map` can be built from code too (the
-Cosmic Cluster generates its own). Borders may be one-way (the Cosmic Cluster's Black Hole). A province may be a *box*: any
-number of units may share it,
-a move into it always succeeds and never dislodges or cuts support (Cosmic Cluster ruling C3.4).
+Cosmic Cluster generates its own). Borders may be one-way (the Cosmic Cluster's Black Hole). A
+province may be a *box*: any number of units may share it, a move into it always succeeds and
+never dislodges or cuts support (Cosmic Cluster ruling C3.4).
 """
 
 from __future__ import annotations
