@@ -97,7 +97,7 @@ class Position:
                 "cargo": u.cargo,
             }
 
-        turn = _retreat_turn(self)
+        turn = retreat_turn(self)
         return {
             "year": self.year,
             "season": self.season.value,
@@ -127,7 +127,7 @@ def _sorted_units(units: Sequence[Unit]) -> list[Unit]:
     return sorted(units, key=lambda u: (u.power, u.region, u.unit_type.value, u.cargo or ""))
 
 
-def _retreat_turn(position: Position) -> AFTurnResult:
+def retreat_turn(position: Position) -> AFTurnResult:
     empty = MovementResult((), (), frozenset(position.contested), ())
     return AFTurnResult((), empty, position.units, position.lifted, frozenset(position.contested))
 
@@ -268,7 +268,7 @@ class CosmicGame:
             raise CosmicError(f"the game waits for {self.position.phase.value}, not retreats")
         inputs = self._check_inputs(inputs)
         orders, errors = _parse_plain(inputs)
-        retreat = adjudicate_af_retreats(self.map, _retreat_turn(self.position), orders)
+        retreat = adjudicate_af_retreats(self.map, retreat_turn(self.position), orders)
         position = dataclasses.replace(
             self.position, units=tuple(_sorted_units(retreat.units)), lifted=(), contested=()
         )

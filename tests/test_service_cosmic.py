@@ -1,0 +1,99 @@
+"""Cosmic Cluster tables in the table service: the game is stored with the table, seasons run
+with timers and ready-ups, missed orders take the defaults, and a restart restores the table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.cosmic.record import load_record
+from companion.errors import StateError
+from companion.service import FakeClock, Storage, TableService
+from companion.service.session import Stage, SubmissionError
+
+
+def seated(service: TableService, players: int = 3, seed: int = 3) -> str:
+    table_id, _ = service.create_table("cosmic", players, seed=seed, game="cosmic-cluster")
+    for seat in range(1, players + 1):
+        service.join(table_id, seat, f"Player {seat}")
+    for seat in range(1, players + 1):
+        service.choose(table_id, seat, {})
+    return table_id
+
+
+def to_command(service: TableService, table_id: str, players: int = 3) -> None:
+    for seat in range(1, players + 1):
+        service.set_ready(table_id, seat)
+    assert service.view(table_id)["stage"] == Stage.COMMAND.value
+
+
+def test_a_cosmic_table_confirms_each_seats_home_and_starts(service: TableService) -> None:
+    table_id = seated(service)
+    view = service.view(table_id, seat=1)
+    assert view["stage"] == Stage.DISCUSSION.value
+    assert view["seats"][0]["choice"]["power"] == "P1"
+    assert len(view["game"]["cluster"]["systems"]) == 16
+    assert view["you"]["power"] == "P1"
+
+
+def test_a_seat_may_not_claim_another_home(service: TableService) -> None:
+    table_id, _ = service.create_table("cosmic", 3, seed=3, game="cosmic-cluster")
+    service.join(table_id, 1, "Ann")
+    with pytest.raises(SubmissionError, match="gave seat 1 the home system"):
+        service.choose(table_id, 1, {"home": "Nowhere"})
+
+
+def test_unknown_games_are_refused(service: TableService) -> None:
+    with pytest.raises(StateError, match="unknown game"):
+        service.create_table("x", 3, game="chess")
+
+
+def test_private_view_gives_the_order_builder_each_units_options(service: TableService) -> None:
+    table_id = seated(service)
+    to_command(service, table_id)
+    units = service.view(table_id, seat=2)["you"]["units"]
+    assert len(units) == 4
+    army = next(u for u in units if u["type"] == "A")
+    assert "move" in army["kinds"] and army["moves"]
+    assert army["time_scales"]["board"] == 1
+    fleet = next(u for u in units if u["type"] == "F" and u["region"].endswith("-o"))
+    assert any(m.endswith("-b") for m in fleet["moves"])
+
+
+def test_orders_are_checked_and_stored_in_canonical_form(service: TableService) -> None:
+    table_id = seated(service)
+    to_command(service, table_id)
+    home = service.view(table_id, seat=1)["you"]["home"].lower()
+    canonical = service.submit(table_id, 1, f"A {home}-1 - {home}-2\n")
+    assert canonical == f"TS2 A {home}-1 -> {home}-2"
+    with pytest.raises(SubmissionError, match="line 1, column 1: expected a unit type"):
+        service.submit(table_id, 1, "walk somewhere")
+
+
+def test_missed_orders_hold_and_the_season_moves_on_at_the_deadline(
+    service: TableService, clock: FakeClock
+) -> None:
+    table_id = seated(service)
+    to_command(service, table_id)
+    clock.advance(181)  # the command phase lasts 180 s by default
+    service.tick()
+    view = service.view(table_id)
+    assert view["last"]["kind"] == "results"
+    assert view["game"]["position"]["season"] == "fall"
+    assert view["stage"] == Stage.DISCUSSION.value
+
+
+def test_a_restart_restores_the_table_and_its_record(db: Path, clock: FakeClock) -> None:
+    with TableService(Storage(db), clock=clock) as service:
+        table_id = seated(service)
+        to_command(service, table_id)
+        home = service.view(table_id, seat=1)["you"]["home"].lower()
+        service.submit(table_id, 1, f"A {home}-1 - {home}-2")
+        for seat in (1, 2, 3):
+            service.set_ready(table_id, seat)
+        before = service.export(table_id)
+    with TableService(Storage(db), clock=clock) as service:
+        assert service.export(table_id) == before
+        game = load_record(before)
+        assert any(u.region == f"{home}-2" for u in game.position.units)
