@@ -150,36 +150,55 @@ class _Resolver:
     def _check(self) -> None:
         game_map = self.map
         orders = self.orders
+        kinds = [order.kind for order in orders]
         convoy_offers: dict[tuple[ProvinceId, ProvinceId], list[int]] = {}
-        for index, order in enumerate(orders):
-            if order.kind is not OrderKind.CONVOY or order.target is None or order.other is None:
-                continue
-            if self.units[index].unit_type is UnitType.FLEET and game_map.is_sea(self.src[index]):
-                key = (region_province(order.other), region_province(order.target))
-                convoy_offers.setdefault(key, []).append(index)
+        if OrderKind.CONVOY in kinds:
+            for index, order in enumerate(orders):
+                if order.kind is not OrderKind.CONVOY or order.target is None:
+                    continue
+                if order.other is None or self.units[index].unit_type is not UnitType.FLEET:
+                    continue
+                if game_map.is_sea(self.src[index]):
+                    key = (region_province(order.other), region_province(order.target))
+                    convoy_offers.setdefault(key, []).append(index)
         # Moves first: supports and convoys are matched against the moves that stand.
-        for index, order in enumerate(orders):
-            if order.kind is OrderKind.MOVE:
-                reason = self._check_move(index, order, convoy_offers)
+        move, hold, support, convoy = (
+            OrderKind.MOVE,
+            OrderKind.HOLD,
+            OrderKind.SUPPORT,
+            OrderKind.CONVOY,
+        )
+        own_kind = self.kind
+        moves_to = self.moves_to
+        later: list[int] = []
+        for index, kind in enumerate(kinds):
+            if kind is move:
+                reason = self._check_move(index, orders[index], convoy_offers)
                 if reason is not None:
                     self.void[index] = reason
                     continue
-                self.kind[index] = _MOVE
-                self.moves_to.setdefault(self.dst[index], []).append(index)
-            elif order.kind in (OrderKind.SUPPORT, OrderKind.CONVOY):
-                self.kind[index] = _SUPPORT if order.kind is OrderKind.SUPPORT else _CONVOY
-            elif order.kind is not OrderKind.HOLD:
-                self.void[index] = f"'{order.kind.value}' is not an order of a movement phase"
-        for index, order in enumerate(orders):
-            if self.kind[index] == _SUPPORT:
-                reason = self._check_support(index, order)
-            elif self.kind[index] == _CONVOY:
-                reason = self._check_convoy(index, order)
+                own_kind[index] = _MOVE
+                target = self.dst[index]
+                if target in moves_to:
+                    moves_to[target].append(index)
+                else:
+                    moves_to[target] = [index]
+            elif kind is support:
+                own_kind[index] = _SUPPORT
+                later.append(index)
+            elif kind is convoy:
+                own_kind[index] = _CONVOY
+                later.append(index)
+            elif kind is not hold:
+                self.void[index] = f"'{kind.value}' is not an order of a movement phase"
+        for index in later:
+            if own_kind[index] == _SUPPORT:
+                reason = self._check_support(index, orders[index])
             else:
-                continue
+                reason = self._check_convoy(index, orders[index])
             if reason is not None:
                 self.void[index] = reason
-                self.kind[index] = _HOLD
+                own_kind[index] = _HOLD
 
     def _check_move(
         self, index: int, order: Order, offers: dict[tuple[ProvinceId, ProvinceId], list[int]]
@@ -643,7 +662,7 @@ def adjudicate_movement(
         order = orders_given[index]
         if kind[index] == _MOVE and result[index]:
             assert order.target is not None
-            after.append(dataclasses.replace(unit, region=order.target))
+            after.append(Unit(unit.power, unit.unit_type, order.target, unit.cargo))
             if resolver.mode[index] != _LAND and resolver.convoyed(index):
                 reason = f"convoyed to {order.target}"
             else:

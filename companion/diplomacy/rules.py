@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from typing import NamedTuple
 
 from companion.diplomacy.geography import Power, RegionId, UnitType, region_province
 from companion.diplomacy.orders import Order
@@ -58,11 +59,12 @@ class Unit:
         return self.text()
 
 
-@dataclasses.dataclass(frozen=True)
-class OrderResult:
+class OrderResult(NamedTuple):
     """What became of one order: ``succeeded`` and the reason in a player's words.
 
     ``void`` is true for orders that could not be carried out at all (they are read as holds).
+    Immutable like the dataclasses here, but a named tuple: a phase makes one per unit, and a
+    tuple is built several times faster than a frozen dataclass (see docs/benchmarks.md).
     """
 
     order: Order
