@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -61,3 +63,11 @@ def test_a_setup_the_seed_does_not_generate_is_refused() -> None:
     data["seed"] = 4
     with pytest.raises(RecordError, match="not the one its seed"):
         load_record(json.dumps(data))
+
+
+def test_the_state_format_example_loads() -> None:
+    """docs/state-format.md's Cosmic Cluster example is a record that replays."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "state-format.md").read_text()
+    (example,) = re.findall(r"```json cosmic\n(.*?)```", text, re.S)
+    game = load_record(example)
+    assert len(game.steps) == 1 and game.position.season.value == "fall"
