@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from conftest import Runner
 
 from companion.cosmic.record import load_record
 
 
-def test_new_writes_a_cosmic_record_and_describes_the_cluster(run, tmp_path: Path) -> None:
+def test_new_writes_a_cosmic_record_and_describes_the_cluster(run: Runner, tmp_path: Path) -> None:
     path = tmp_path / "cc.json"
     done = run("new", path, "--game", "cosmic-cluster", "--players", "5", "--seed", "3")
     assert done.code == 0, done.err
@@ -19,13 +23,13 @@ def test_new_writes_a_cosmic_record_and_describes_the_cluster(run, tmp_path: Pat
     assert (data["game"], data["players"], data["seed"]) == ("cosmic-cluster", 5, 3)
 
 
-def test_new_without_game_is_still_local_cluster(run, tmp_path: Path) -> None:
+def test_new_without_game_is_still_local_cluster(run: Runner, tmp_path: Path) -> None:
     path = tmp_path / "lc.json"
     assert run("new", path, "--seed", "3").code == 0
     assert json.loads(path.read_text())["game"] == "local-cluster"
 
 
-def test_adjudicate_show_and_replay_a_cosmic_game(run, tmp_path: Path) -> None:
+def test_adjudicate_show_and_replay_a_cosmic_game(run: Runner, tmp_path: Path) -> None:
     path = tmp_path / "cc.json"
     run("new", path, "--game", "cosmic-cluster", "--players", "3", "--seed", "3")
     home = load_record(path.read_bytes()).cluster.home_of("P1").key
@@ -40,7 +44,9 @@ def test_adjudicate_show_and_replay_a_cosmic_game(run, tmp_path: Path) -> None:
     assert replayed.code == 0 and "replayed 1 step; position matches" in replayed.out
 
 
-def test_an_order_without_its_power_is_refused_and_nothing_is_written(run, tmp_path: Path) -> None:
+def test_an_order_without_its_power_is_refused_and_nothing_is_written(
+    run: Runner, tmp_path: Path
+) -> None:
     path = tmp_path / "cc.json"
     run("new", path, "--game", "cosmic-cluster", "--players", "3", "--seed", "3")
     before = path.read_bytes()
@@ -50,14 +56,16 @@ def test_an_order_without_its_power_is_refused_and_nothing_is_written(run, tmp_p
     assert path.read_bytes() == before
 
 
-def test_retreat_in_the_wrong_phase_says_what_the_game_waits_for(run, tmp_path: Path) -> None:
+def test_retreat_in_the_wrong_phase_says_what_the_game_waits_for(
+    run: Runner, tmp_path: Path
+) -> None:
     path = tmp_path / "cc.json"
     run("new", path, "--game", "cosmic-cluster", "--players", "3", "--seed", "3")
     done = run("retreat", path, "--defaults")
     assert done.code == 2 and "waiting for orders" in done.err
 
 
-def test_table_create_for_cosmic_cluster(run, tmp_path: Path) -> None:
+def test_table_create_for_cosmic_cluster(run: Runner, tmp_path: Path) -> None:
     done = run(
         "table", "--db", tmp_path / "t.db", "create", "Stars", "--game", "cosmic-cluster",
         "--players", "9", "--seed", "4",

@@ -132,3 +132,17 @@ def test_moves_into_a_box_always_succeed_and_dislodge_no_one() -> None:
     assert all(r.succeeded for r in result.results)
     assert result.dislodged == ()
     assert sorted(u.region for u in result.units) == ["x", "x", "x"]
+
+
+def test_random_phases_keep_every_unit_and_one_unit_a_province() -> None:
+    """Property: whatever legal orders are given, each unit ends moved, held or dislodged, and no
+    two units share a province; a dislodged unit's province was entered by a successful move."""
+    rng = random.Random(2026)
+    start = starting_units(STANDARD)
+    for _ in range(300):
+        result = adjudicate_movement(STANDARD, start, random_orders(STANDARD, start, rng))
+        assert len(result.units) + len(result.dislodged) == len(start)
+        provinces = [u.province for u in result.units]
+        assert len(provinces) == len(set(provinces))
+        for dislodgement in result.dislodged:
+            assert dislodgement.unit.province in provinces
