@@ -1312,6 +1312,8 @@ def _cmd_table_export(args: argparse.Namespace) -> int:
 def _cmd_table_import(args: argparse.Namespace) -> int:
     source: Path = args.record
     data = _read_bytes(source, MAX_RECORD_BYTES, "a game record")
+    if cosmic.is_cosmic_record(data):
+        return _cmd_table_import_cosmic(args, source, data)
     try:  # check everything before the database is touched: a bad record writes nothing
         record = GameRecord.from_json(data)
         game = record.replay()
@@ -1350,6 +1352,28 @@ def _cmd_table_import(args: argparse.Namespace) -> int:
         *_rules_lines(record.rules),
         "",
         _wrap(where, indent=0, hanging=0),
+    )
+    return EXIT_OK
+
+
+def _cmd_table_import_cosmic(args: argparse.Namespace, source: Path, data: bytes) -> int:
+    try:  # check everything before the database is touched
+        lines = cosmic.replay(data)
+    except CompanionError as err:
+        raise CommandError(f"{source}: {err}") from None
+    name = _table_name(args.name, "--name") if args.name is not None else "imported game"
+    path = _db_path(args)
+    with _tables(path) as service:
+        table_id, secret = service.import_record(data, name)
+        if service.view(table_id)["stage"] != Stage.OVER.value:
+            service.pause(table_id)
+    _out(
+        f'Imported {source} as Cosmic Cluster table "{name}" in {path}.',
+        "",
+        f"  Table id     {table_id}",
+        *_secret_lines(secret),
+        "",
+        *lines,
     )
     return EXIT_OK
 

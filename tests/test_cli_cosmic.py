@@ -72,3 +72,11 @@ def test_table_create_for_cosmic_cluster(run: Runner, tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.code == 0, done.err
     assert "Cosmic Cluster table" in done.out and "16 systems, seed 4" in done.out
+
+
+def test_table_import_of_a_cosmic_record(run: Runner, tmp_path: Path) -> None:
+    path = tmp_path / "cc.json"
+    run("new", path, "--game", "cosmic-cluster", "--players", "3", "--seed", "3")
+    done = run("table", "--db", tmp_path / "t.db", "import", path, "--name", "Again")
+    assert done.code == 0, done.err
+    assert 'as Cosmic Cluster table "Again"' in done.out

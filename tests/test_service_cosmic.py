@@ -97,3 +97,16 @@ def test_a_restart_restores_the_table_and_its_record(db: Path, clock: FakeClock)
         assert service.export(table_id) == before
         game = load_record(before)
         assert any(u.region == f"{home}-2" for u in game.position.units)
+
+
+def test_a_cosmic_record_is_imported_and_carries_on(service: TableService) -> None:
+    table_id = seated(service)
+    to_command(service, table_id)
+    for seat in (1, 2, 3):
+        service.set_ready(table_id, seat)
+    record = service.export(table_id)
+    imported, _ = service.import_record(record, "again")
+    view = service.view(imported)
+    assert view["game"]["position"]["season"] == "fall"
+    assert view["seats"][0]["choice"]["power"] == "P1"
+    assert service.export(imported) == record

@@ -10,6 +10,7 @@ that does not order its disbands loses units in civil disorder (and builds nothi
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,7 +18,7 @@ from companion.cosmic.afmodule import af_retreat_options
 from companion.cosmic.afnotation import AFOrder
 from companion.cosmic.cluster import MAX_PLAYERS, MIN_PLAYERS, jump_lines
 from companion.cosmic.game import CosmicGame, CosmicSettings, Phase, Season, Step, retreat_turn
-from companion.cosmic.record import record_json
+from companion.cosmic.record import load_record, record_json
 from companion.diplomacy.adjustments import adjudicate_adjustments
 from companion.diplomacy.geography import Power, UnitType
 from companion.diplomacy.options import unit_options
@@ -56,8 +57,19 @@ class CosmicClusterSetup:
     game = GAME
 
     def __init__(
-        self, players: int, *, seed: int, rules: HouseRules | None = None, edition: str = "2023"
+        self,
+        players: int,
+        *,
+        seed: int,
+        rules: HouseRules | None = None,
+        edition: str = "2023",
+        record: Mapping[str, Any] | None = None,
     ) -> None:
+        self.record = record
+        """An imported game record: the table carries on from its last position."""
+        if record is not None:
+            players, seed = record["players"], record["seed"]
+            edition = record["rules"].get("edition", edition)
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise StateError(
                 f"Cosmic Cluster is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
@@ -69,10 +81,17 @@ class CosmicClusterSetup:
         self.preview = CosmicGame(seed, players, self.settings)
 
     def choosing_order(self) -> list[int]:
+        if self.record is not None:
+            return []  # an imported game was set up long ago
         return list(range(1, self.players + 1))
 
     def choices(self) -> dict[int, dict[str, Any]]:
-        return {}
+        if self.record is None:
+            return {}
+        return {
+            seat: {"power": _power(seat), "home": self.preview.cluster.home_of(_power(seat)).name}
+            for seat in range(1, self.players + 1)
+        }
 
     def check_choice(
         self, seat: int, choice: Mapping[str, Any], taken: Mapping[int, Mapping[str, Any]]
@@ -86,6 +105,8 @@ class CosmicClusterSetup:
         return {"power": _power(seat), "home": home}
 
     def start(self, choices: Mapping[int, Mapping[str, Any]]) -> CosmicClusterSession:
+        if self.record is not None:
+            return CosmicClusterSession(load_record(json.dumps(self.record)), self.rules)
         return CosmicClusterSession(CosmicGame(self.seed, self.players, self.settings), self.rules)
 
     def to_dict(self) -> dict[str, Any]:
@@ -95,6 +116,7 @@ class CosmicClusterSetup:
             "seed": self.seed,
             "rules": self.rules.to_dict(),
             "edition": self.settings.edition,
+            "record": self.record,
         }
 
     @classmethod
@@ -104,6 +126,7 @@ class CosmicClusterSetup:
             seed=data["seed"],
             rules=HouseRules.from_dict(data["rules"]),
             edition=data.get("edition", "2023"),
+            record=data.get("record"),
         )
 
     def public(self) -> dict[str, Any]:

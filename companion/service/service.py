@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 import threading
 import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.cosmic.commands import is_cosmic_record
+from companion.cosmic.record import load_record
 from companion.errors import CompanionError, StateError
 from companion.galaxy import Galaxy
 from companion.record import GameRecord
@@ -262,6 +265,10 @@ class TableService:
 
     def import_record(self, record_json: str | bytes, name: str) -> tuple[str, str]:
         """A new table that carries on from a game record (checked and replayed first)."""
+        if is_cosmic_record(record_json):
+            load_record(record_json)  # refuse a record that does not replay
+            cosmic = CosmicClusterSetup(0, seed=0, record=json.loads(record_json))
+            return self._new_table(_clean_name(name, "table name"), cosmic, start=True)
         record = GameRecord.from_json(record_json)
         record.replay()  # refuse a record that does not replay before anything is stored
         data = record.to_dict()
