@@ -236,3 +236,24 @@ def test_an_af_embarked_in_ts3_may_not_move_in_ts3() -> None:
 def test_a_foreign_fleet_takes_no_army_without_its_owners_order() -> None:
     turn = play(board("ENG: A lon", "FRA: F eng"), "ENG: A lon B French F eng")
     assert not outcome(turn, "ENG: A lon B French F eng")
+
+
+def test_two_fleets_of_one_power_in_a_box_each_take_one_order() -> None:
+    from companion.cosmic.cluster import generate_cluster
+
+    cluster = generate_cluster(3, 2)
+    home = cluster.home_of("P1")
+    assert home.orbit is not None
+    units = [Unit("P1", UnitType.FLEET, home.box), Unit("P1", UnitType.FLEET, home.box)]
+    turn = adjudicate_af_turn(
+        cluster.map,
+        units,
+        [AFOrder.parse(f"P1: F {home.box} -> {home.orbit}"), AFOrder.parse(f"P1: F {home.box} H")],
+    )
+    assert sorted(u.region for u in turn.units) == sorted([home.box, home.orbit])
+
+
+def test_a_unit_ordered_twice_in_ts3_moves_once() -> None:
+    units = board("ENG: F nth")
+    turn = play(units, "ENG: TS3 F nth -> nwg", "ENG: TS3 F nth -> hel")
+    assert where(turn) == {"ENG: F nwg"}

@@ -79,14 +79,26 @@ class _Board:
         self.map = game_map
         self.units = list(units)
 
-    def at(self, region: RegionId, unit_type: UnitType | None = None) -> Unit | None:
+    def at(
+        self,
+        region: RegionId,
+        unit_type: UnitType | None = None,
+        power: Power | None = None,
+        skip: Sequence[Unit] = (),
+    ) -> Unit | None:
+        """A unit in the region's province (of ``power`` first, when a box holds several)."""
         province = self.map.regions[region].province if region in self.map.regions else region
-        for unit in self.units:
-            if self.map.regions[unit.region].province == province and (
-                unit_type is None or unit.unit_type is unit_type
-            ):
+        found = [
+            unit
+            for unit in self.units
+            if self.map.regions[unit.region].province == province
+            and (unit_type is None or unit.unit_type is unit_type)
+            and all(unit is not s for s in skip)
+        ]
+        for unit in found:
+            if unit.power == power:
                 return unit
-        return None
+        return found[0] if found else None
 
     def occupied(self, region: RegionId) -> bool:
         province = self.map.regions[region].province
@@ -292,7 +304,7 @@ class _Turn:
         source: dict[int, int] = {}  # engine order position -> A/F order index
         ferries_aboard: list[tuple[int, Unit]] = []
         ferries_land: list[tuple[int, Unit, Unit]] = []
-        ordered: set[RegionId] = set()
+        ordered: list[Unit] = []
         for index in self.of(2, AFKind.FAST_FERRY):
             order = self.orders[index]
             assert order.army and order.fleet and order.target
@@ -330,10 +342,10 @@ class _Turn:
                 )
             elif not _borders(self.map, fleet.region, order.target):
                 self.done(index, False, f"{order.target} does not border {fleet.region}")
-            elif army.region in ordered or fleet.region in ordered:
+            elif any(army is u or fleet is u for u in ordered):
                 self.done(index, False, "the army or the fleet already has a TS2 order")
             else:
-                ordered |= {army.region, fleet.region}
+                ordered += [army, fleet]
                 source[len(engine)] = index
                 engine.append(
                     Order(
@@ -381,7 +393,7 @@ class _Turn:
                 self.done(index, False, "a fleet that supported a landing may not order in TS2")
             elif standard.kind is OrderKind.CONVOY:
                 self.done(index, False, "no convoys with the A/F module: use a Fast Ferry (F/F)")
-            elif unit.region in ordered:
+            elif any(unit is u for u in ordered):
                 self.done(index, False, f"the unit in {unit.region} already has a TS2 order")
             elif (
                 standard.kind is OrderKind.MOVE
@@ -390,7 +402,7 @@ class _Turn:
             ):
                 self.done(index, False, "an A/F stays at sea: its army lands with L, D or F/F")
             else:
-                ordered.add(unit.region)
+                ordered.append(unit)
                 source[len(engine)] = index
                 engine.append(dataclasses.replace(standard, power=unit.power))
         movement = adjudicate_movement(self.map, self.board.units, engine, self.rules)
@@ -513,7 +525,8 @@ class _Turn:
             order = self.orders[index]
             standard = order.standard
             assert standard is not None and standard.target is not None
-            unit = self.board.at(standard.region, UnitType.FLEET)
+            taken = [u for _, u, _ in moves]
+            unit = self.board.at(standard.region, UnitType.FLEET, order.power, taken)
             target = standard.target
             if unit is None or unit.region != standard.region:
                 self.done(index, False, f"there is no fleet in {standard.region}")

@@ -72,11 +72,28 @@ class _Checked:
 
 def match_orders(units: Sequence[Unit], orders: Iterable[Order]) -> _Checked:
     """Give every unit its order (a hold when it has none); orders for no unit are rejected."""
-    by_region = {unit.region: index for index, unit in enumerate(units)}
+    by_region: dict[str, int] = {}
+    shared: dict[str, list[int]] = {}  # a box may hold several units
+    for position, unit in enumerate(units):
+        if unit.region in by_region:
+            shared.setdefault(unit.region, [by_region[unit.region]]).append(position)
+        else:
+            by_region[unit.region] = position
     given: list[Order | None] = [None] * len(units)
     rejected: list[OrderResult] = []
     for order in orders:
-        index = by_region.get(order.region)
+        index: int | None = by_region.get(order.region)
+        if order.region in shared:  # the first unit there of the order's power still unordered
+            index = next(
+                (
+                    i
+                    for i in shared[order.region]
+                    if given[i] is None
+                    and units[i].unit_type is order.unit_type
+                    and order.power in (None, units[i].power)
+                ),
+                index,
+            )
         if index is None:
             rejected.append(
                 OrderResult(order, False, f"there is no unit in {order.region}", void=True)
