@@ -218,7 +218,11 @@ def _parser() -> argparse.ArgumentParser:
         default="local-cluster",
         help="which game (default local-cluster; cosmic-cluster takes 2-9 players)",
     )
-    new.add_argument("--players", type=int, help="number of empires, 2-8 (default 4)")
+    new.add_argument(
+        "--players",
+        type=int,
+        help="number of empires, 2-8 (Cosmic Cluster: powers, 2-9; default 4)",
+    )
     new.add_argument("--seed", type=int, help="setup seed (default: random, and printed)")
     new.add_argument(
         "--colours",
