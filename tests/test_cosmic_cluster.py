@@ -189,3 +189,35 @@ def test_c5_3_missing_disbands_are_made_in_civil_disorder() -> None:
     step = game.play_adjustments({})
     assert len(step.result["civil_disorder"]) == 3
     assert (game.position.year, game.position.season) == (4002, Season.SPRING)
+
+
+def _fight(game: CosmicGame) -> str:
+    """P1's armies on P2's planet attack P2's army on 1 (with support): returns that space."""
+    key = game.cluster.home_of("P2").key
+    units = [u for u in game.position.units if u.power != "P1"]
+    units += [Unit("P1", UnitType.ARMY, f"{key}-2"), Unit("P1", UnitType.ARMY, f"{key}-8")]
+    game.position = dataclasses.replace(game.position, units=tuple(units))
+    game.play_orders({"P1": f"A {key}-2 -> {key}-1\nA {key}-8 S A {key}-2 -> {key}-1"})
+    return f"{key}-1"
+
+
+def test_a_dislodged_unit_without_a_retreat_order_is_disbanded() -> None:
+    game = CosmicGame(3, 2)
+    space = _fight(game)
+    assert game.position.phase is Phase.RETREATS
+    assert [x.unit.region for x in game.position.lifted] == [space]
+    step = game.play_retreats({})
+    assert step.result["disbanded"] == [f"P2: A {space}"]
+    assert game.position.phase is Phase.ORDERS and game.position.season is Season.FALL
+
+
+def test_a_retreat_to_an_occupied_space_fails_and_a_disband_order_disbands() -> None:
+    game = CosmicGame(3, 2)
+    space = _fight(game)
+    key = space.removesuffix("-1")
+    step = game.play_retreats({"P2": f"A {space} -> {key}-5"})
+    assert step.result["orders"][0]["succeeded"] is False  # P2's fleet stands on 5
+    game = CosmicGame(3, 2)
+    _fight(game)
+    step = game.play_retreats({"P2": f"A {space} disband"})
+    assert step.result["orders"][0]["reason"] == "disbanded as ordered"

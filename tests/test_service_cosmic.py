@@ -3,13 +3,17 @@ with timers and ready-ups, missed orders take the defaults, and a restart restor
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 
 from companion.cosmic.record import load_record
+from companion.diplomacy.geography import UnitType
+from companion.diplomacy.rules import Unit
 from companion.errors import StateError
 from companion.service import FakeClock, Storage, TableService
+from companion.service.cosmic_cluster import CosmicClusterSession
 from companion.service.session import Stage, SubmissionError
 
 
@@ -110,3 +114,34 @@ def test_a_cosmic_record_is_imported_and_carries_on(service: TableService) -> No
     assert view["game"]["position"]["season"] == "fall"
     assert view["seats"][0]["choice"]["power"] == "P1"
     assert service.export(imported) == record
+
+
+def test_a_missed_retreat_disbands_when_the_retreat_phase_times_out(
+    service: TableService, clock: FakeClock
+) -> None:
+    table_id = seated(service, players=2)
+    to_command(service, table_id, players=2)
+    # Put P1's armies next to P2's army on 1 (the cluster's planets are far apart otherwise).
+    session = service.table(table_id).session
+    assert isinstance(session, CosmicClusterSession)
+    game = session.core
+    key = game.cluster.home_of("P2").key
+    game.position = dataclasses.replace(
+        game.position,
+        units=(
+            *(u for u in game.position.units if u.power != "P1"),
+            Unit("P1", UnitType.ARMY, f"{key}-2"),
+            Unit("P1", UnitType.ARMY, f"{key}-8"),
+        ),
+    )
+    service.submit(table_id, 1, f"A {key}-2 -> {key}-1\nA {key}-8 S A {key}-2 -> {key}-1")
+    service.submit(table_id, 2, f"F {key}-o -> {key}-b\nF {key}-5 -> {key}-o")
+    for seat in (1, 2):
+        service.set_ready(table_id, seat)
+    assert service.view(table_id)["stage"] == Stage.RETREATS.value
+    assert service.view(table_id, seat=2)["you"]["retreats"][0]["options"]
+    clock.advance(61)  # the retreat phase lasts 60 s by default
+    service.tick()
+    view = service.view(table_id)
+    assert view["last"]["kind"] == "retreats_done"
+    assert view["last"]["disbanded"] == [f"P2: A {key}-1"]
