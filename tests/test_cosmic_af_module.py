@@ -1,8 +1,8 @@
 """The Overby Standard Army/Fleet module's own worked examples (ruling C4.4), on the standard map.
 
-Sections F and G of ``seeds/cosmic-cluster-rules.txt``; the text's old abbreviations are written
-here as the DATC map's (TYH = tys, MID = mao, NAT = nao, Lpl = lvp, StP = stp). Each test states
-the outcome the text gives. Where the text leaves the position open ("assumes opposing A Gre H",
+Sections F and G of ``seeds/cosmic-cluster-rules.txt``. Section F's orders are written as the
+text has them (the map knows its old abbreviations TYH, MID, NAT); section G's in the DATC map's
+ids (tys, mao, nao, lvp, stp). Each test states the outcome the text gives. Where the text leaves the position open ("assumes opposing A Gre H",
 "if vacant") the test sets it up.
 """
 
@@ -59,15 +59,16 @@ def test_f1_board_move_ferry_disembark_and_ts3_moves() -> None:
     Spa, F WES-MID, F ION-AEG (assumes opposing A Gre H)."""
     turn = play(
         board("ITA: A rom", "ITA: F tys", "ITA: F ion", "ITA: A tun", "TUR: A gre"),
-        "ITA: TS1 A rom B F tys",
-        "ITA: A/F tys-wes",
-        "ITA: F ion F/F A tun-gre",
-        "TUR: A gre H",
-        "ITA: TS3 A wes D spa",
-        "ITA: TS3 F wes-mao",
-        "ITA: TS3 F ion-aeg",
+        "ITA: TS1 A Rom B F TYH",  # the seed's own words, old abbreviations included
+        "ITA: TS2 A/F TYH-WES",
+        "ITA: TS2 F ION F/F A Tun-Gre",
+        "TUR: A Gre H",
+        "ITA: TS3 A WES D Spa",
+        "ITA: TS3 F WES-MID",
+        "ITA: TS3 F ION-AEG",
     )
-    assert not outcome(turn, "ITA: F ion F/F A tun-gre")  # Greece holds: the ferry fails...
+    assert outcome(turn, "ITA: TS1 A Rom B F TYH")
+    assert not outcome(turn, "ITA: TS2 F ION F/F A Tun-Gre")  # Greece holds: the ferry fails...
     assert where(turn) == {"ITA: A spa", "ITA: F mao", "ITA: A/F aeg", "TUR: A gre"}
     # ... so the army stays aboard (A/F ION), which moves to AEG in TS3.
 
@@ -77,16 +78,16 @@ def test_f2_supported_landing_dislodges_and_the_fleet_cannot_order_in_ts2() -> N
     Gre-Bul, F ION cannot order; TS3 F ION-AEG."""
     turn = play(
         board("ITA: A spa", "ITA: F mao", "ITA: A/F ion", "TUR: A gre"),
-        "ITA: TS1 A spa B F mao",
-        "ITA: F ion S A ion L gre",
-        "ITA: A ion L gre",
-        "ITA: A/F mao-nao",
-        "ITA: A gre-bul",
-        "ITA: F ion H",
-        "ITA: TS3 F ion-aeg",
+        "ITA: TS1 A Spa B F MID",
+        "ITA: TS1 F ION S A ION L Gre",
+        "ITA: TS1 A ION L Gre",
+        "ITA: TS2 A/F MID-NAT",
+        "ITA: TS2 A Gre-Bul",
+        "ITA: TS2 F ION H",
+        "ITA: TS3 F ION-AEG",
     )
     assert [(x.unit.text(), x.time_scale) for x in turn.dislodged] == [("TUR: A gre", 1)]
-    assert not outcome(turn, "ITA: F ion H")
+    assert not outcome(turn, "ITA: TS2 F ION H")
     assert where(turn) == {"ITA: A/F nao", "ITA: A bul", "ITA: F aeg"}
 
 

@@ -112,6 +112,32 @@ class _Board:
             self.units[index] = new
 
 
+def _canonical(game_map: Map, order: AFOrder) -> AFOrder:
+    """The order with every place under the map's own id (old abbreviations resolved)."""
+    if not game_map.aliases:
+        return order
+    name = game_map.canonical
+
+    def place(value: RegionId | None) -> RegionId | None:
+        return None if value is None else name(value)
+
+    standard = order.standard
+    if standard is not None:
+        standard = dataclasses.replace(
+            standard,
+            region=name(standard.region),
+            target=place(standard.target),
+            other=place(standard.other),
+        )
+    return dataclasses.replace(
+        order,
+        army=place(order.army),
+        fleet=place(order.fleet),
+        target=place(order.target),
+        standard=standard,
+    )
+
+
 def _borders(game_map: Map, sea: RegionId, other: RegionId) -> bool:
     """Whether the sea space borders the other space (any coast of it, for an army's space)."""
     moves = game_map.fleet_moves.get(sea, frozenset())
@@ -134,14 +160,15 @@ class _Turn:
     ) -> None:
         self.map = game_map
         self.board = _Board(game_map, units)
-        self.orders = list(orders)
+        self.written = list(orders)
+        self.orders = [_canonical(game_map, order) for order in orders]
         self.rules = rules
         self.results: dict[int, AFResult] = {}
         self.lifted: list[Lifted] = []
         self.pinned: set[RegionId] = set()
 
     def done(self, index: int, succeeded: bool, reason: str) -> None:
-        self.results.setdefault(index, AFResult(self.orders[index], succeeded, reason))
+        self.results.setdefault(index, AFResult(self.written[index], succeeded, reason))
 
     def of(self, scale: int, *kinds: AFKind) -> list[int]:
         return [
@@ -572,7 +599,7 @@ def adjudicate_af_turn(
     turn.ts3()
     results = tuple(
         turn.results.get(i, AFResult(o, False, "not carried out"))
-        for i, o in enumerate(turn.orders)
+        for i, o in enumerate(turn.written)
     )
     return AFTurnResult(
         results, movement, tuple(turn.board.units), tuple(turn.lifted), movement.contested

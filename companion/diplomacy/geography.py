@@ -112,8 +112,11 @@ class Map:
         regions: Iterable[Region],
         borders: Iterable[tuple[RegionId, RegionId, Terrain]],
         one_way: Iterable[tuple[RegionId, RegionId, Terrain]] = (),
+        aliases: Mapping[str, RegionId] | None = None,
     ) -> None:
         self.name = name
+        self.aliases: dict[str, RegionId] = dict(aliases or {})
+        """Other names of regions (old abbreviations), for :meth:`canonical`."""
         self.provinces: dict[ProvinceId, Province] = {}
         for province in provinces:
             if province.id in self.provinces:
@@ -185,6 +188,10 @@ class Map:
 
     def __repr__(self) -> str:
         return f"<Map {self.name!r}: {len(self.provinces)} provinces>"
+
+    def canonical(self, name: str) -> str:
+        """The region id for a name the map also knows by another spelling (``tyh`` -> ``tys``)."""
+        return self.aliases.get(name, name)
 
     def is_sea(self, province: ProvinceId) -> bool:
         """Whether the province is open sea (fleets there may convoy)."""
@@ -261,6 +268,9 @@ def load_csv_map(name: str, rows: Mapping[str, str]) -> Map:
 
 _STANDARD: Map | None = None
 
+STANDARD_ALIASES = {"tyh": "tys", "mid": "mao", "nat": "nao", "lpl": "lvp", "nwe": "nwg"}
+"""Older abbreviations (the Army/Fleet module's examples use them) for the map's own ids."""
+
 
 def standard_map() -> Map:
     """The standard Diplomacy map (loaded once, from the package's CSV files)."""
@@ -271,4 +281,5 @@ def standard_map() -> Map:
             k: (folder / f"{k}.csv").read_text("utf-8") for k in ("provinces", "regions", "borders")
         }
         _STANDARD = load_csv_map("standard", texts)
+        _STANDARD.aliases.update(STANDARD_ALIASES)
     return _STANDARD
