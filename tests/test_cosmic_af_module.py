@@ -2,8 +2,8 @@
 
 Sections F and G of ``seeds/cosmic-cluster-rules.txt``. Section F's orders are written as the
 text has them (the map knows its old abbreviations TYH, MID, NAT); section G's in the DATC map's
-ids (tys, mao, nao, lvp, stp). Each test states the outcome the text gives. Where the text leaves the position open ("assumes opposing A Gre H",
-"if vacant") the test sets it up.
+ids (tys, mao, nao, lvp, stp). Each test states the outcome the text gives. Where the text
+leaves the position open ("assumes opposing A Gre H", "if vacant") the test sets it up.
 """
 
 from __future__ import annotations
