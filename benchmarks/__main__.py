@@ -1,7 +1,8 @@
 """``python -m benchmarks`` (``make bench``): see :mod:`benchmarks.runner`; then the table
 service's benchmarks (:mod:`benchmarks.service`; alone: ``python -m benchmarks.service``), then
 the Diplomacy engine's (:mod:`benchmarks.diplomacy`).
-With ``--json`` the rules core's results carry the service's under ``"service"``."""
+With ``--json`` the rules core's results carry the service's under ``"service"`` and the
+Diplomacy engine's under ``"diplomacy"``."""
 
 import io
 import json
