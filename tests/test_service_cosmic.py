@@ -145,3 +145,28 @@ def test_a_missed_retreat_disbands_when_the_retreat_phase_times_out(
     view = service.view(table_id)
     assert view["last"]["kind"] == "retreats_done"
     assert view["last"]["disbanded"] == [f"P2: A {key}-1"]
+
+
+def test_orders_naming_missing_units_are_refused_with_the_line(service: TableService) -> None:
+    table_id = seated(service)
+    to_command(service, table_id)
+    home = service.view(table_id, seat=1)["you"]["home"].lower()
+    with pytest.raises(SubmissionError) as caught:
+        service.submit(
+            table_id,
+            1,
+            f"A {home}-2 B F {home}-o\nA {home}-o L {home}-3\nA {home}-6 -> {home}-7",
+        )
+    assert caught.value.reasons == (
+        f"line 1: there is no army in {home}-2",
+        f"line 2: there is no A/F (a fleet with an army aboard) in {home}-o",
+        f"line 3: you have no unit in {home}-6",
+    )
+
+
+def test_a_ts2_order_may_name_where_the_army_gets_to_in_ts1(service: TableService) -> None:
+    table_id = seated(service)
+    to_command(service, table_id)
+    home = service.view(table_id, seat=1)["you"]["home"].lower()
+    canonical = service.submit(table_id, 1, f"A {home}-1 B F {home}-o\nA/F {home}-o -> {home}-b")
+    assert canonical == f"TS1 A {home}-1 B F {home}-o\nTS2 A/F {home}-o -> {home}-b"

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.cosmic.afmodule import af_retreat_options
-from companion.cosmic.afnotation import AFOrder
+from companion.cosmic.afnotation import AFKind, AFOrder
 from companion.cosmic.cluster import MAX_PLAYERS, MIN_PLAYERS, jump_lines
 from companion.cosmic.game import CosmicGame, CosmicSettings, Phase, Season, Step, retreat_turn
 from companion.cosmic.record import load_record, record_json
@@ -225,9 +225,12 @@ class CosmicClusterSession:
         return out
 
     def _check_orders(self, power: Power, text: str) -> str:
+        """Syntax, the writer, known spaces, and the units TS1 and TS2 orders name.
+
+        A TS2 order may name a space the writer's unit reaches in TS1 (a landing, or the fleet
+        its army boards); TS3 orders are checked when adjudicated, as units move before them."""
         reasons = []
-        canonical = []
-        units = self.core.position.units
+        parsed: list[tuple[int, AFOrder]] = []
         for number, line in self._lines(text):
             try:
                 order = AFOrder.parse(line, power)
@@ -240,19 +243,55 @@ class CosmicClusterSession:
             if order.power != power:
                 reasons.append(f"line {number}: an order of {order.power}, not yours ({power})")
                 continue
-            places = [p for p in (order.army, order.fleet) if p is not None]
-            if order.standard is not None:
-                places = [order.standard.region]
-            unknown = [p for p in places if p not in self.core.map.regions]
-            if unknown:
-                reasons.append(f"line {number}: there is no space {unknown[0]} in this cluster")
-                continue
-            if order.kind.value == "standard" and order.standard is not None:
-                mine = any(u.region == order.standard.region and u.power == power for u in units)
-                if order.time_scale == 2 and not mine:
-                    reasons.append(f"line {number}: you have no unit in {order.standard.region}")
+            parsed.append((number, order))
+        game_map = self.core.map
+        units = self.core.position.units
+        after_ts1 = {
+            o.target if o.kind is AFKind.LAND else o.fleet
+            for _, o in parsed
+            if o.kind in (AFKind.LAND, AFKind.BOARD)
+        }
+
+        def unit_at(region: str, *, army: bool | None = None, af: bool = False) -> bool:
+            for unit in units:
+                if unit.region != region:
                     continue
-            canonical.append(order.text().split(": ", 1)[1])
+                if af and unit.cargo is None:
+                    continue
+                if army is not None and (unit.unit_type is UnitType.ARMY) != army:
+                    continue
+                return True
+            return False
+
+        canonical = []
+        for number, order in parsed:
+            standard = order.standard
+            places = [standard.region] if standard is not None else []
+            places += [p for p in (order.army, order.fleet, order.target) if p is not None]
+            unknown = [p for p in places if game_map.canonical(p) not in game_map.regions]
+            problem = None
+            if unknown:
+                problem = f"there is no space {unknown[0]} in this cluster"
+            elif order.kind in (AFKind.BOARD, AFKind.FAST_FERRY) and order.time_scale < 3:
+                assert order.army is not None and order.fleet is not None
+                if not unit_at(order.fleet, army=False):
+                    problem = f"there is no fleet in {order.fleet}"
+                elif order.kind is AFKind.BOARD and not unit_at(order.army, army=True):
+                    problem = f"there is no army in {order.army}"
+            elif order.kind in (AFKind.LAND, AFKind.SUPPORT_LANDING):
+                assert order.fleet is not None
+                if not unit_at(order.fleet, af=True):
+                    problem = f"there is no A/F (a fleet with an army aboard) in {order.fleet}"
+            elif standard is not None and order.time_scale == 2:
+                mine = any(
+                    u.region == standard.region and power in (u.power, u.cargo) for u in units
+                )
+                if not mine and standard.region not in after_ts1:
+                    problem = f"you have no unit in {standard.region}"
+            if problem is not None:
+                reasons.append(f"line {number}: {problem}")
+            else:
+                canonical.append(order.text().split(": ", 1)[1])
         if reasons:
             raise SubmissionError(reasons)
         return "\n".join(canonical)
