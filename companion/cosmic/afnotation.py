@@ -20,7 +20,7 @@ import dataclasses
 import enum
 
 from companion.diplomacy.geography import Power, RegionId, UnitType
-from companion.diplomacy.orders import _TOKEN, Order, OrderKind, normalise_region
+from companion.diplomacy.orders import TOKEN, Order, OrderKind, normalise_region
 from companion.errors import OrderSyntaxError
 
 ADJECTIVES = {
@@ -136,7 +136,7 @@ class _AFParser:
         stripped = text.rstrip()
         position = 0
         while position < len(stripped):
-            match = _TOKEN.match(stripped, position)
+            match = TOKEN.match(stripped, position)
             if match is None or match.end() == position:
                 column = len(stripped) - len(stripped[position:].lstrip()) + 1
                 raise OrderSyntaxError(

@@ -31,10 +31,10 @@ from companion.cosmic.afmodule import (
 from companion.cosmic.afnotation import AFOrder
 from companion.cosmic.cluster import Cluster, generate_cluster
 from companion.diplomacy.adjustments import adjudicate_adjustments, adjustment_counts
-from companion.diplomacy.geography import Power, ProvinceId, UnitType
+from companion.diplomacy.geography import Map, Power, ProvinceId, UnitType
 from companion.diplomacy.movement import MovementResult
 from companion.diplomacy.orders import Order
-from companion.diplomacy.rules import RuleSettings, Unit
+from companion.diplomacy.rules import Edition, RuleSettings, Unit
 from companion.errors import CompanionError, OrderSyntaxError
 
 FIRST_YEAR = 4001
@@ -164,8 +164,6 @@ class CosmicSettings:
     edition: str = "2023"
 
     def rules(self) -> RuleSettings:
-        from companion.diplomacy.rules import Edition
-
         return RuleSettings(Edition(self.edition))
 
     def to_dict(self) -> dict[str, Any]:
@@ -200,7 +198,7 @@ class CosmicGame:
         return self.cluster.powers
 
     @property
-    def map(self) -> Any:
+    def map(self) -> Map:
         return self.cluster.map
 
     # -- playing -----------------------------------------------------------------------------

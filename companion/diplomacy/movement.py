@@ -144,7 +144,6 @@ class _Resolver:
         self.kind = [_HOLD] * count
         self.dst: list[ProvinceId] = [""] * count
         self.mode = [_LAND] * count
-        self.supported = [-1] * count
         self.convoyers: list[list[int]] = [[] for _ in range(count)]
         self.supports: list[list[int]] = [[] for _ in range(count)]
         self.moves_to: dict[ProvinceId, list[int]] = {}
@@ -303,14 +302,8 @@ class _Resolver:
 
         return frozenset(spread(start) & spread(end))
 
-    def _route_possible(
-        self,
-        start: ProvinceId,
-        end: ProvinceId,
-        fleets: list[int],
-        through: list[int] | None = None,
-    ) -> bool:
-        """Whether the fleets could form a chain from start to end (through one of ``through``)."""
+    def _route_possible(self, start: ProvinceId, end: ProvinceId, fleets: list[int]) -> bool:
+        """Whether the fleets could form a chain of seas from start to end."""
         if not fleets:
             return False
         sea = self.map.sea_neighbours
@@ -326,22 +319,7 @@ class _Resolver:
                         reached.add(other)
                         nxt.append(other)
             frontier = nxt
-        if not any(end in sea[p] for p in reached):
-            return False
-        if through is None:
-            return True
-        # Does a route pass through one of the required fleets? Reachable from both ends.
-        back: set[ProvinceId] = {p for p in sea[end] if p in places}
-        frontier = list(back)
-        while frontier:
-            nxt = []
-            for place in frontier:
-                for other in sea[place]:
-                    if other in places and other not in back:
-                        back.add(other)
-                        nxt.append(other)
-            frontier = nxt
-        return any(self.src[f] in reached and self.src[f] in back for f in through)
+        return any(end in sea[p] for p in reached)
 
     def _check_support(self, index: int, order: Order) -> str | None:
         unit = self.units[index]
@@ -355,7 +333,6 @@ class _Resolver:
                 return f"{unit.region} cannot reach {other_province}, so it cannot support there"
             if self.kind[helped] == _MOVE:
                 return f"the unit in {other_province} was ordered to move, not to hold"
-            self.supported[index] = helped
             self.dst[index] = other_province
             self.supports[helped].append(index)
             return None
@@ -371,7 +348,6 @@ class _Resolver:
         if province != order.target and self.orders[helped].target != order.target:
             moving_to = self.orders[helped].target
             return f"the unit in {other_province} moves to {moving_to}, not {order.target}"
-        self.supported[index] = helped
         self.dst[index] = province
         self.supports[helped].append(index)
         return None

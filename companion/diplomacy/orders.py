@@ -84,7 +84,7 @@ class Order:
         return f"Order.parse({self.text()!r})"
 
 
-_TOKEN = re.compile(
+TOKEN = re.compile(
     r"\s*(->|-|:|[A-Za-z][A-Za-z0-9/]*(?:-[A-Za-z0-9](?![A-Za-z0-9]))?(?:\s*\(\s*[A-Za-z]+\s*\))?)"
 )
 """Words may end in a one-character hyphenated suffix (``Sol-1``, ``Sol-O``: Cosmic Cluster's
@@ -118,7 +118,7 @@ class _Parser:
         position = 0
         stripped = text.rstrip()
         while position < len(stripped):
-            match = _TOKEN.match(stripped, position)
+            match = TOKEN.match(stripped, position)
             if match is None or match.end() == position:
                 column = (
                     position + 1 + (len(stripped[position:]) - len(stripped[position:].lstrip()))
