@@ -1291,9 +1291,12 @@ def _cmd_table_export(args: argparse.Namespace) -> int:
             seats = view["seats"]
             joined = sum(1 for seat in seats if seat["joined"])
             chosen = sum(1 for seat in seats if seat["choice"] is not None)
+            what = "chose a colour and home"
+            if service.table(table_id).setup.game == "cosmic-cluster":
+                what = "confirmed their home system"
             raise CommandError(
                 f"table {table_id} ({view['name']}) has not started, so it has no game record yet",
-                f"{joined} of {len(seats)} seats joined, {chosen} chose a colour and home; the "
+                f"{joined} of {len(seats)} seats joined, {chosen} {what}; the "
                 "game starts when every seat has chosen.",
             )
         text = service.export(table_id)
