@@ -189,7 +189,8 @@ def _rule_name(flag: str) -> str:
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
-        description="Cluster Companion: set up, adjudicate and replay games of Local Cluster and Cosmic Cluster.",
+        description="Cluster Companion: set up, adjudicate and replay games of Local Cluster "
+        "and Cosmic Cluster.",
         epilog="Each GAME.json is a game record (docs/state-format.md); commands that change "
         "the game write it back in place.",
     )
