@@ -42,6 +42,7 @@ from typing import Any, NoReturn, TextIO, TypeAlias
 
 from companion import __version__
 from companion.atoms import Colour, SectorId, UnitId, sector_sort_key
+from companion.cosmic import commands as cosmic
 from companion.economy import BuildPlan, check_plan, income_statement
 from companion.errors import CompanionError, OrderSyntaxError
 from companion.game import Game
@@ -189,7 +190,8 @@ def _rule_name(flag: str) -> str:
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
-        description="Cluster Companion: set up, adjudicate and replay games of Local Cluster.",
+        description="Cluster Companion: set up, adjudicate and replay games of Local Cluster "
+        "and Cosmic Cluster.",
         epilog="Each GAME.json is a game record (docs/state-format.md); commands that change "
         "the game write it back in place.",
     )
@@ -211,7 +213,18 @@ def _parser() -> argparse.ArgumentParser:
 
     new = command("new", _cmd_new, "Set up a random game and write its record.")
     new.add_argument("game", metavar="GAME.json", type=Path)
-    new.add_argument("--players", type=int, help="number of empires, 2-8 (default 4)")
+    new.add_argument(
+        "--game",
+        dest="kind",
+        choices=("local-cluster", "cosmic-cluster"),
+        default="local-cluster",
+        help="which game (default local-cluster; cosmic-cluster takes 2-9 players)",
+    )
+    new.add_argument(
+        "--players",
+        type=int,
+        help="number of empires, 2-8 (Cosmic Cluster: powers, 2-9; default 4)",
+    )
     new.add_argument("--seed", type=int, help="setup seed (default: random, and printed)")
     new.add_argument(
         "--colours",
@@ -298,6 +311,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     create.add_argument(
         "--players", type=int, default=4, metavar="N", help="number of seats, 2-8 (default 4)"
+    )
+    create.add_argument(
+        "--game",
+        dest="kind",
+        choices=("local-cluster", "cosmic-cluster"),
+        default="local-cluster",
+        help="which game the table plays (default local-cluster; cosmic-cluster: 2-9 seats)",
     )
     create.add_argument(
         "--seed", type=int, metavar="S", help="galaxy seed (default: random, and printed)"
@@ -416,6 +436,30 @@ def _read_input(source: str, what: str) -> tuple[str, str]:
         return data.decode("utf-8-sig"), name
     except UnicodeDecodeError as err:
         raise CommandError(f"{name}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+
+
+def _cosmic_record(path: Path) -> bytes | None:
+    """The record's bytes when ``path`` holds a Cosmic Cluster record, else None."""
+    data = _read_bytes(path, MAX_RECORD_BYTES, "a game record")
+    return data if cosmic.is_cosmic_record(data) else None
+
+
+def _cosmic_step(
+    path: Path,
+    record: bytes,
+    source: str | None,
+    what: str,
+    play: Callable[..., tuple[str, list[str]]],
+) -> int:
+    """Play one Cosmic Cluster step from ``source`` (None: nobody orders; the defaults)."""
+    text, name = _read_input(source, what) if source is not None else ("", "the defaults")
+    try:
+        new, lines = play(record, text)
+    except CompanionError as err:
+        raise CommandError(f"{name}: {err}") from None
+    _write_atomic(path, new)
+    _out(*lines, "", f"Recorded in {path}.")
+    return EXIT_OK
 
 
 def _load(path: Path) -> tuple[GameRecord, Game]:
@@ -712,6 +756,12 @@ def _cmd_new(args: argparse.Namespace) -> int:
     path: Path = args.game
     if path.exists() and not args.force:
         raise CommandError(f"{path} already exists; use --force to replace it")
+    if args.kind == "cosmic-cluster":
+        seed_: int = args.seed if args.seed is not None else secrets.randbelow(10**6)
+        text, lines = cosmic.new_game(args.players or 4, seed_)
+        _write_atomic(path, text)
+        _out(*lines, "", f"Recorded in {path}.")
+        return EXIT_OK
     colours: tuple[Colour, ...] | None = args.colours
     players: int | None = args.players
     if colours is not None and players is not None and len(colours) != players:
@@ -749,6 +799,10 @@ def _setup(
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
+    data = _cosmic_record(args.game)
+    if data is not None:
+        _out(*cosmic.show(data, args.turn))
+        return EXIT_OK
     record, game = _load(args.game)
     state, label = _game_at(record, game, args.turn)
     if label:
@@ -758,6 +812,13 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    data = _cosmic_record(args.game)
+    if data is not None:
+        try:
+            _out(*cosmic.replay(data))
+        except CompanionError as err:
+            raise CommandError(f"{args.game}: {err}") from None
+        return EXIT_OK
     record, game = _load(args.game)
     steps = len(record.steps)
     _out(f"replayed {steps} step{'s' if steps != 1 else ''}; position matches the record")
@@ -772,6 +833,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def _cmd_adjudicate(args: argparse.Namespace) -> int:
     path: Path = args.game
+    data = _cosmic_record(path)
+    if data is not None:
+        return _cosmic_step(path, data, args.orders, "orders", cosmic.adjudicate)
     _, game = _load(path)
     state = game.state
     _expect(state, Phase.ORDERS, "orders")
@@ -883,6 +947,12 @@ def parse_retreats(text: str, state: State, source: str) -> dict[UnitId, SectorI
 
 def _cmd_retreat(args: argparse.Namespace) -> int:
     path: Path = args.game
+    data = _cosmic_record(path)
+    if data is not None:
+        if args.defaults and args.choices != "-":
+            raise CommandError("give either CHOICES.txt or --defaults, not both")
+        source = None if args.defaults else args.choices
+        return _cosmic_step(path, data, source, "retreat orders", cosmic.retreat)
     _, game = _load(path)
     state = game.state
     _expect(state, Phase.RETREATS, "retreats")
@@ -914,6 +984,9 @@ def _cmd_retreat(args: argparse.Namespace) -> int:
 
 def _cmd_build(args: argparse.Namespace) -> int:
     path: Path = args.game
+    data = _cosmic_record(path)
+    if data is not None:
+        return _cosmic_step(path, data, args.plans, "adjustment orders", cosmic.build)
     _, game = _load(path)
     state = game.state
     if args.statement:
@@ -1106,6 +1179,8 @@ def _secret_lines(secret: str) -> list[str]:
 
 def _cmd_table_create(args: argparse.Namespace) -> int:
     players: int = args.players
+    if args.kind == "cosmic-cluster":
+        return _cmd_table_create_cosmic(args)
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise CommandError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
     name = _table_name(args.name, "the table name")
@@ -1131,6 +1206,34 @@ def _cmd_table_create(args: argparse.Namespace) -> int:
             f"sector, seat {order[0]} first and seat {order[-1]} last (R2.2); the game starts "
             "when the last seat has chosen. They join on their phones from the table screen of "
             "'companion serve' (a QR code for each free seat).",
+            indent=0,
+            hanging=0,
+        ),
+    )
+    return EXIT_OK
+
+
+def _cmd_table_create_cosmic(args: argparse.Namespace) -> int:
+    name = _table_name(args.name, "the table name")
+    rules = _table_rules(args)
+    seed: int = args.seed if args.seed is not None else secrets.randbelow(10**6)
+    path = _db_path(args)
+    with _tables(path) as service:
+        table_id, secret = service.create_table(
+            name, args.players, seed=seed, rules=rules, game="cosmic-cluster"
+        )
+    _out(
+        f'Created Cosmic Cluster table "{name}" in {path}.',
+        "",
+        f"  Table id     {table_id}",
+        *_secret_lines(secret),
+        f"  Seats        {args.players}, all free",
+        f"  Cluster      16 systems, seed {seed}",
+        *_rules_lines(rules),
+        "",
+        _wrap(
+            "Next: the players join, one to a seat; each seat then confirms the home system the "
+            "cluster's set-up gave it, and the game starts when the last seat has confirmed.",
             indent=0,
             hanging=0,
         ),
@@ -1195,9 +1298,12 @@ def _cmd_table_export(args: argparse.Namespace) -> int:
             seats = view["seats"]
             joined = sum(1 for seat in seats if seat["joined"])
             chosen = sum(1 for seat in seats if seat["choice"] is not None)
+            what = "chose a colour and home"
+            if service.table(table_id).setup.game == "cosmic-cluster":
+                what = "confirmed their home system"
             raise CommandError(
                 f"table {table_id} ({view['name']}) has not started, so it has no game record yet",
-                f"{joined} of {len(seats)} seats joined, {chosen} chose a colour and home; the "
+                f"{joined} of {len(seats)} seats joined, {chosen} {what}; the "
                 "game starts when every seat has chosen.",
             )
         text = service.export(table_id)
@@ -1220,6 +1326,8 @@ def _cmd_table_export(args: argparse.Namespace) -> int:
 def _cmd_table_import(args: argparse.Namespace) -> int:
     source: Path = args.record
     data = _read_bytes(source, MAX_RECORD_BYTES, "a game record")
+    if cosmic.is_cosmic_record(data):
+        return _cmd_table_import_cosmic(args, source, data)
     try:  # check everything before the database is touched: a bad record writes nothing
         record = GameRecord.from_json(data)
         game = record.replay()
@@ -1258,6 +1366,28 @@ def _cmd_table_import(args: argparse.Namespace) -> int:
         *_rules_lines(record.rules),
         "",
         _wrap(where, indent=0, hanging=0),
+    )
+    return EXIT_OK
+
+
+def _cmd_table_import_cosmic(args: argparse.Namespace, source: Path, data: bytes) -> int:
+    try:  # check everything before the database is touched
+        lines = cosmic.replay(data)
+    except CompanionError as err:
+        raise CommandError(f"{source}: {err}") from None
+    name = _table_name(args.name, "--name") if args.name is not None else "imported game"
+    path = _db_path(args)
+    with _tables(path) as service:
+        table_id, secret = service.import_record(data, name)
+        if service.view(table_id)["stage"] != Stage.OVER.value:
+            service.pause(table_id)
+    _out(
+        f'Imported {source} as Cosmic Cluster table "{name}" in {path}.',
+        "",
+        f"  Table id     {table_id}",
+        *_secret_lines(secret),
+        "",
+        *lines,
     )
     return EXIT_OK
 

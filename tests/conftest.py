@@ -238,3 +238,20 @@ def craft_at() -> Callable[[State], dict[str, list[str]]]:
 def claimed() -> Callable[[State], dict[str, str]]:
     """``claimed(state) == {"S1": "red"}``: who claims what."""
     return describe_claims
+
+
+# -- DATC summary line (Cosmic Cluster's Diplomacy engine, tests/test_datc.py) --------------
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """One line: how many DATC cases pass, fail and are skipped as marked ``ignore``."""
+    counts = {"passed": 0, "failed": 0, "skipped": 0}
+    for kind in counts:
+        for report in terminalreporter.stats.get(kind, []):
+            if "test_datc.py::test_6_" in getattr(report, "nodeid", ""):
+                counts[kind] += 1
+    if sum(counts.values()):
+        terminalreporter.write_line(
+            f"DATC: {counts['passed']} cases pass, {counts['failed']} fail, "
+            f"{counts['skipped']} skipped as marked ignore (with their reasons)"
+        )

@@ -11,16 +11,20 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 import threading
 import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.cosmic.commands import is_cosmic_record
+from companion.cosmic.record import load_record
 from companion.errors import CompanionError, StateError
 from companion.galaxy import Galaxy
 from companion.record import GameRecord
 from companion.service.clock import Clock, SystemClock
+from companion.service.cosmic_cluster import CosmicClusterSession, CosmicClusterSetup
 from companion.service.events import Event, EventBus, Subscription
 from companion.service.local_cluster import LocalClusterSession, LocalClusterSetup
 from companion.service.session import GameSession, GameSetup, Stage, SubmissionError
@@ -38,13 +42,21 @@ def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+GAMES = ("local-cluster", "cosmic-cluster")
+"""The games a table can play; ``create_table(game=...)`` picks one, stored with the table."""
+
+
 def _load_setup(data: Mapping[str, Any]) -> GameSetup:
+    if data.get("game") == "cosmic-cluster":
+        return CosmicClusterSetup.from_dict(data)
     if data.get("game") != "local-cluster":
         raise StorageError(f"this version cannot play {data.get('game')!r} tables")
     return LocalClusterSetup.from_dict(data)
 
 
 def _load_session(data: Mapping[str, Any], steps: list[Mapping[str, Any]]) -> GameSession:
+    if data.get("game") == "cosmic-cluster":
+        return CosmicClusterSession.restore(data, steps)
     if data.get("game") != "local-cluster":
         raise StorageError(f"this version cannot play {data.get('game')!r} tables")
     return LocalClusterSession.restore(data, steps)
@@ -229,18 +241,34 @@ class TableService:
         rules: HouseRules | None = None,
         galaxy: Galaxy | None = None,
         roll_minerals: bool = True,
+        game: str = "local-cluster",
     ) -> tuple[str, str]:
-        """A new table in its lobby; returns (table id, host secret). Keep the secret."""
+        """A new table in its lobby; returns (table id, host secret). Keep the secret.
+
+        ``game`` is ``local-cluster`` (the default) or ``cosmic-cluster``; a Cosmic Cluster
+        table takes only the timers from ``rules`` and has no entered galaxy."""
         name = _clean_name(name, "table name")
+        if game not in GAMES:
+            raise StateError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
         if seed is None:
             seed = secrets.randbelow(2**31)
-        setup = LocalClusterSetup(
-            players, seed=seed, rules=rules, galaxy=galaxy, roll_minerals=roll_minerals
-        )
+        setup: GameSetup
+        if game == "cosmic-cluster":
+            if galaxy is not None:
+                raise StateError("a Cosmic Cluster table generates its cluster from the seed")
+            setup = CosmicClusterSetup(players, seed=seed, rules=rules)
+        else:
+            setup = LocalClusterSetup(
+                players, seed=seed, rules=rules, galaxy=galaxy, roll_minerals=roll_minerals
+            )
         return self._new_table(name, setup)
 
     def import_record(self, record_json: str | bytes, name: str) -> tuple[str, str]:
         """A new table that carries on from a game record (checked and replayed first)."""
+        if is_cosmic_record(record_json):
+            load_record(record_json)  # refuse a record that does not replay
+            cosmic = CosmicClusterSetup(0, seed=0, record=json.loads(record_json))
+            return self._new_table(_clean_name(name, "table name"), cosmic, start=True)
         record = GameRecord.from_json(record_json)
         record.replay()  # refuse a record that does not replay before anything is stored
         data = record.to_dict()

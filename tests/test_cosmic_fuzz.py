@@ -1,0 +1,66 @@
+"""Fuzz: random order texts (well-formed and not, possible and not) never break a Cosmic Cluster
+game: each turn ends with every parsed order explained and every other line reported."""
+
+from __future__ import annotations
+
+import random
+
+from companion.cosmic.game import CosmicGame, Phase
+
+FORMS = [
+    "TS1 {o}A {a} B {o}F {f}",
+    "A {f} L {a}",
+    "F {f} S A {f} L {a}",
+    "A/F {f} -> {g}",
+    "F {f} F/F {o}A {a} -> {b}",
+    "A {f} D {a}",
+    "A {f} D F {g}",
+    "A {a} E {o}F {f}",
+    "TS3 F {f} -> {g}",
+    "TS3 A/F {f} -> {g}",
+    "A {a} -> {b}",
+    "F {f} -> {g}",
+    "A {a} S A {b}",
+    "F {f} S F {g} -> {b}",
+    "F {f} C A {a} -> {b}",
+    "A {a} -> {b} via Convoy",
+    "A {a} build",
+    "nonsense {a} ->",
+]
+
+
+def test_random_order_texts_never_break_a_game() -> None:
+    rng = random.Random(5)
+    for seed in range(8):
+        game = CosmicGame(seed, rng.randint(2, 9))
+        regions = sorted(game.map.regions)
+        for _ in range(6):
+            position = game.position
+            if position.phase is Phase.OVER:
+                break
+            texts = {}
+            lines_given = 0
+            for power in game.powers:
+                mine = [u.region for u in position.units if u.power == power] or regions
+                lines = []
+                for _ in range(rng.randint(0, 6)):
+                    unit = rng.choice(mine)
+                    near = sorted(game.map.fleet_moves[unit] | game.map.army_moves[unit]) or regions
+                    fill = {
+                        "a": rng.choice([unit, rng.choice(regions)]),
+                        "f": rng.choice([unit, rng.choice(regions)]),
+                        "b": rng.choice(near),
+                        "g": rng.choice(near),
+                        "o": rng.choice(["", "P1 ", "P2 "]),
+                    }
+                    lines.append(rng.choice(FORMS).format(**fill))
+                lines_given += len(lines)
+                texts[power] = "\n".join(lines)
+            if position.phase is Phase.ORDERS:
+                step = game.play_orders(texts)
+                explained = len(step.result["orders"]) + len(step.result["syntax_errors"])
+                assert explained == lines_given
+            elif position.phase is Phase.RETREATS:
+                game.play_retreats({})
+            else:
+                game.play_adjustments({})
