@@ -260,6 +260,19 @@ def test_r8_1_unready_takes_a_seat_back(service, table):
     assert stage(service, table) == ("discussion", 1)
 
 
+def test_r8_1_pressing_ready_again_stores_and_tells_nothing(service, table):
+    """A second press of a ready seat's button (or a phone's retry) changes nothing, so the
+    log gains no entry and no subscriber hears of it."""
+    service.set_ready(table, 1)
+    log = len(service.storage.entries(table))
+    with service.subscribe(table) as watching:
+        assert service.set_ready(table, 1) is True
+        assert service.set_ready(table, 2, False) is False
+        assert watching.drain() == []
+    assert len(service.storage.entries(table)) == log
+    assert [s["ready"] for s in service.view(table)["seats"]] == [True, False]
+
+
 def test_r8_1_command_ends_at_its_180_second_deadline_with_results(service, clock, table):
     to_command(service, table)
     service.submit(table, 1, "ADVANCE S1 S2")

@@ -422,6 +422,8 @@ class TableService:
                 )
             if seat not in table.participants():
                 raise StateError(f"seat {seat} has nothing to do in the {table.stage.title} phase")
+            if (seat in table.ready) is ready:
+                return ready  # already so: nothing to store, nothing to tell
             self._commit(table, "ready", {"seat": seat, "ready": ready}, request_id=request_id)
             return ready
 
