@@ -35,3 +35,8 @@ def attach_serial_panel(
 
     config = serial_panel_config(section)
     return SerialPanel(service, table_id, config)
+
+
+attach_serial_panel.demo = False  # type: ignore[attr-defined]
+"""A demo server (``companion serve --demo``) starts it only when ``[serial-panel]`` is there:
+off the Pi there is rarely a panel plugged in."""

@@ -3,6 +3,7 @@ deploy/cluster-companion.service (systemd-analyze verify), and the default confi
 
 from __future__ import annotations
 
+import argparse
 import configparser
 import os
 import shutil
@@ -19,6 +20,7 @@ from hardware.config import (
     gpio_panel_config,
     serial_panel_config,
 )
+from web import cli as serve_cli
 
 DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
 SCRIPT = DEPLOY / "install-pi.sh"
@@ -182,5 +184,34 @@ def test_the_unit_runs_as_the_dedicated_user_with_hardware_groups() -> None:
 
 def test_the_default_config_holds_the_documented_panel_defaults() -> None:
     config = tomllib.loads(CONFIG.read_text())
-    assert gpio_panel_config(config["panel"]) == GpioPanelConfig()
-    assert serial_panel_config(config["serial-panel"]) == SerialPanelConfig()
+    panel = {k: v for k, v in config["panel"].items() if k != "enabled"}  # the server's key
+    serial = {k: v for k, v in config["serial-panel"].items() if k != "enabled"}
+    assert gpio_panel_config(panel) == GpioPanelConfig()
+    assert serial_panel_config(serial) == SerialPanelConfig()
+
+
+def test_companion_serve_accepts_the_shipped_config() -> None:
+    """What the unit's ``companion serve --config`` reads, checked as serve checks it (without
+    binding port 80 or touching /var): the server's keys, the first table, both panels."""
+    config = serve_cli.load_config(CONFIG)
+    options = argparse.Namespace(host=None, port=None, threads=None, db=None, demo=False)
+    settings = serve_cli.server_settings(config, options)
+    assert settings == serve_cli.ServerSettings(
+        host="0.0.0.0",
+        port=80,
+        threads=serve_cli.DEFAULT_THREADS,
+        database=Path("/var/lib/cluster-companion/companion.db"),
+        demo=True,
+        table=None,
+    )
+    assert settings.database.parent.name == unit()["Service"]["StateDirectory"]
+    rules = serve_cli.demo_rules(config["demo"])
+    assert (rules.discussion_seconds, rules.command_seconds) == (240, 180)
+    assert config["panel"]["enabled"] is True
+    assert config["serial-panel"]["enabled"] is True
+
+
+def test_the_unit_may_bind_port_80_and_nothing_more() -> None:
+    service = unit()["Service"]
+    assert service["AmbientCapabilities"] == "CAP_NET_BIND_SERVICE"
+    assert service["CapabilityBoundingSet"] == "CAP_NET_BIND_SERVICE"

@@ -3,6 +3,8 @@ attachments it starts. (The server itself runs in test_web_browser.py and the be
 
 from __future__ import annotations
 
+import argparse
+import os
 import signal
 import subprocess
 import sys
@@ -30,6 +32,12 @@ if TYPE_CHECKING:
         ("port = ", "not valid TOML"),
         ("server = 3", "'server' must be a [section]"),
         ("[server]\nport = 'eighty'", "[server] port must be a int"),
+        ("[server]\nport = 70000", "[server] port must be from 0 to 65535, not 70000"),
+        ("[server]\ndatabase = 3", "[server] database must be a non-empty string, not 3"),
+        ("[server]\ndemo = 'yes'", "[server] demo must be true or false, not 'yes'"),
+        ("[server]\ndb = 'x.db'", "[server] db: unknown setting; the settings are host, port"),
+        ("[demo]\nplayer = 4", "[demo] player: unknown setting"),
+        ("[demo]\ncommand_seconds = 0", "[demo]: "),
     ],
 )
 def test_a_bad_config_file_is_a_clear_error(
@@ -40,6 +48,26 @@ def test_a_bad_config_file_is_a_clear_error(
     done = run("serve", "--config", config, "--db", tmp_path / "t.db")
     assert done.code == 2
     assert words in done.err and "Traceback" not in done.err
+
+
+def options(**given: Any) -> argparse.Namespace:
+    """``serve``'s options as argparse gives them when none is on the command line."""
+    return argparse.Namespace(
+        **{"host": None, "port": None, "threads": None, "db": None, "demo": False, **given}
+    )
+
+
+def test_the_config_file_names_the_database_host_port_and_demo(tmp_path: Path) -> None:
+    config = {"server": {"database": "~/tables.db", "host": "127.0.0.1", "port": 80, "demo": True}}
+    settings = serve_cli.server_settings(config, options())
+    assert settings.database == Path.home() / "tables.db"
+    assert (settings.host, settings.port, settings.demo) == ("127.0.0.1", 80, True)
+
+
+def test_the_command_line_wins_over_the_config_file(tmp_path: Path) -> None:
+    config = {"server": {"database": "/srv/tables.db", "port": 80}}
+    settings = serve_cli.server_settings(config, options(db=tmp_path / "t.db", port=8001))
+    assert (settings.database, settings.port) == (tmp_path / "t.db", 8001)
 
 
 def test_a_missing_config_file_is_a_clear_error(run: Runner, tmp_path: Path) -> None:
@@ -119,6 +147,28 @@ def test_the_demo_starts_attachments_unless_disabled(
         assert running == []
 
 
+def attach_plugged(service: TableService, table_id: str, section: Mapping[str, Any]) -> Recorder:
+    return Recorder(table_id, section)
+
+
+attach_plugged.demo = False  # type: ignore[attr-defined]
+
+
+def test_the_demo_starts_an_attachment_needing_a_device_only_when_configured(
+    service: TableService, recorder: type[Recorder], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    entry = EntryPoint(
+        name="plugged", value=f"{__name__}:attach_plugged", group="companion.attachments"
+    )
+    monkeypatch.setattr(registry, "available", lambda: [entry])
+    with serve_cli.attachments(service, "t1", {}, demo=True) as running:
+        assert running == []
+    with serve_cli.attachments(
+        service, "t1", {"plugged": {"port": "/dev/x"}}, demo=True
+    ) as running:
+        assert running == ["plugged"]
+
+
 def test_an_enabled_attachment_that_cannot_start_is_an_error(
     service: TableService, recorder: type[Recorder]
 ) -> None:
@@ -164,6 +214,39 @@ def test_serve_demo_prints_its_links_and_stops_cleanly_on_sigterm(tmp_path: Path
     assert not Path(f"{db}.lock").exists()
     with TableService(Storage(db), clock=FakeClock()) as reopened:
         assert len(reopened.table_ids()) == 1
+
+
+def test_serve_demo_runs_the_mock_panel_and_logs_its_lights(tmp_path: Path) -> None:
+    """What ``make run`` does on a machine with no panel: the GPIO panel on mock pins, its
+    lights in the console at INFO, no serial panel, and the table screen answering."""
+    command = [sys.executable, "-m", "companion", "serve", "--demo", "--db", str(tmp_path / "t.db")]
+    server = subprocess.Popen(
+        [*command, "--host", "127.0.0.1", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "GPIOZERO_PIN_FACTORY": ""},
+    )
+    try:
+        assert server.stdout is not None
+        lines: list[str] = []
+        while not lines or not lines[-1].startswith("Stop with Ctrl+C"):
+            line = server.stdout.readline()
+            assert line, "".join(lines)
+            lines.append(line)
+        said = "".join(lines)
+        assert "panel: seat 2 LED blinking (join and choose awaited)" in said
+        assert "panel: phase LED dim white (Joining)" in said
+        assert "Attachments:       panel\n" in said
+        assert "serial panel" not in said
+        screen = next(line for line in lines if "Table screen:" in line).split()[-1]
+        with urllib.request.urlopen(screen) as page:
+            html = page.read().decode()
+        assert "Demo table" in html
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.communicate(timeout=20)
+    assert server.returncode == 0
 
 
 def test_a_port_in_use_is_a_clear_error(run: Runner, db: Path) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import signal
 import socket
 import sys
@@ -23,6 +24,7 @@ from companion.service.storage import default_path
 if TYPE_CHECKING:
     from companion.cli import Subcommands
     from companion.service import TableService
+    from companion.settings import HouseRules
 
 SEATS = 8
 LIVE_STREAMS = 20
@@ -44,11 +46,13 @@ _HELP = """\
 Serve the table screen, the phones and the host controls on this machine's network.
 
 The config file (TOML) may hold:
-  [server]  host, port, threads, table (the table the attachments serve)
+  [server]  host, port, threads, database (the table database's path), demo (true: as
+            --demo), table (the table the attachments serve); the options win over the file
   [demo]    name, players, seed, turn_limit, *_seconds: the table --demo creates
   [NAME]    one section per attachment (camera, panel ...): enabled = true starts it,
             the rest of the section is its own configuration.
-With --demo the installed attachments start unless their section says enabled = false,
+With --demo the installed attachments start unless their section says enabled = false (those
+that need a device plugged in, such as the serial panel, only when their section is there),
 and one that cannot start is skipped with a warning.
 """
 
@@ -90,6 +94,10 @@ def load_config(path: Path | None) -> dict[str, Any]:
     return data
 
 
+SERVER_KEYS = ("host", "port", "threads", "database", "demo", "table")
+"""The settings of the config file's ``[server]`` section."""
+
+
 def _setting(config: Mapping[str, Any], key: str, given: Any, default: Any, kind: type) -> Any:
     if given is not None:
         return given
@@ -97,6 +105,88 @@ def _setting(config: Mapping[str, Any], key: str, given: Any, default: Any, kind
     if not isinstance(value, kind) or isinstance(value, bool):
         raise CommandError(f"[server] {key} must be a {kind.__name__}, not {value!r}")
     return value
+
+
+def check_server_section(config: Mapping[str, Any]) -> None:
+    """Refuse an unknown key or a value of the wrong kind in ``[server]``, naming the key."""
+    section = config.get("server", {})
+    for key in section:
+        if key not in SERVER_KEYS:
+            raise CommandError(
+                f"[server] {key}: unknown setting; the settings are {', '.join(SERVER_KEYS)}"
+            )
+    for key in ("host", "database", "table"):
+        value = section.get(key)
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise CommandError(f"[server] {key} must be a non-empty string, not {value!r}")
+    if "demo" in section and not isinstance(section["demo"], bool):
+        raise CommandError(f"[server] demo must be true or false, not {section['demo']!r}")
+    known = (*DEMO_DEFAULTS, "seed")
+    for key in config.get("demo", {}):
+        if key not in known:
+            raise CommandError(
+                f"[demo] {key}: unknown setting; the settings are {', '.join(known)}"
+            )
+
+
+def _database(config: Mapping[str, Any], given: Path | None) -> Path:
+    """``--db``, else ``[server] database`` (``~`` expanded), else the default path."""
+    if given is not None:
+        return given
+    path = config.get("server", {}).get("database")
+    return Path(path).expanduser() if path is not None else default_path()
+
+
+def _in_range(key: str, value: int, low: int, high: int) -> int:
+    if not low <= value <= high:
+        raise CommandError(f"--{key} / [server] {key} must be from {low} to {high}, not {value}")
+    return value
+
+
+@dataclasses.dataclass(frozen=True)
+class ServerSettings:
+    """What ``serve`` runs with: its options, else the config file's ``[server]``, else defaults."""
+
+    host: str
+    port: int
+    threads: int
+    database: Path
+    demo: bool
+    table: str | None
+
+
+def server_settings(config: Mapping[str, Any], args: argparse.Namespace) -> ServerSettings:
+    """Check ``[server]`` and combine it with the options; a bad value names its key."""
+    check_server_section(config)
+    demo_rules(config.get("demo", {}))
+    port = _setting(config, "port", args.port, 8000, int)
+    threads = _setting(config, "threads", args.threads, DEFAULT_THREADS, int)
+    return ServerSettings(
+        host=_setting(config, "host", args.host, "0.0.0.0", str),
+        port=_in_range("port", port, 0, 65535),
+        threads=_in_range("threads", threads, 1, 1000),
+        database=_database(config, args.db),
+        demo=bool(args.demo or config.get("server", {}).get("demo", False)),
+        table=config.get("server", {}).get("table"),
+    )
+
+
+def configure_logging() -> None:
+    """What the attachments say (``panel: seat 2 LED blinking ...``) on standard error.
+
+    ``hardware.*`` (the panels) and ``vision.*`` (the camera) log at INFO, everything else
+    at WARNING. Does nothing when the program set up logging already.
+    """
+    import logging
+
+    root = logging.getLogger()
+    if not root.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+        root.addHandler(handler)
+        root.setLevel(logging.WARNING)
+    for name in ("hardware", "vision"):
+        logging.getLogger(name).setLevel(logging.INFO)
 
 
 def lan_address() -> str:
@@ -109,20 +199,29 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
+def demo_rules(section: Mapping[str, Any]) -> HouseRules:
+    """The house rules of the table ``[demo]`` describes; a bad value is a CommandError."""
+    from companion.errors import CompanionError
+    from companion.settings import HouseRules
+
+    settings = {**DEMO_DEFAULTS, **section}
+    rules_keys = ("turn_limit", "discussion_seconds", "command_seconds", "retreat_seconds")
+    try:
+        return HouseRules(**{k: settings[k] for k in (*rules_keys, "build_seconds")})
+    except (CompanionError, TypeError, ValueError) as err:
+        raise CommandError(f"[demo]: {err}") from None
+
+
 def demo_table(service: TableService, section: Mapping[str, Any]) -> tuple[str, str | None]:
     """The demo table: a new one if the database has none (with its host secret)."""
     from companion.errors import CompanionError
-    from companion.settings import HouseRules
 
     existing = service.table_ids()
     if existing:
         return existing[-1], None
     settings = {**DEMO_DEFAULTS, **section}
-    rules_keys = ("turn_limit", "discussion_seconds", "command_seconds", "retreat_seconds")
+    rules = demo_rules(section)
     try:
-        rules = HouseRules(
-            **{k: settings[k] for k in (*rules_keys, "build_seconds")},
-        )
         return service.create_table(
             str(settings["name"]), int(settings["players"]), seed=settings.get("seed"), rules=rules
         )
@@ -145,7 +244,14 @@ def attachments(
             if not (enabled is True or (demo and enabled is None)) or table_id is None:
                 continue
             try:
-                attached = entry.load()(service, table_id, section)
+                attach = entry.load()
+                if (
+                    enabled is None
+                    and entry.name not in config
+                    and not registry.starts_in_demo(attach)
+                ):
+                    continue  # needs a device plugged in: only when its section is there
+                attached = attach(service, table_id, section)
             except Exception as err:
                 if not demo or enabled is True:
                     raise CommandError(f"attachment {entry.name!r} did not start: {err}") from err
@@ -167,14 +273,19 @@ def _serve(args: argparse.Namespace) -> int:
     from web import create_app, live
 
     config = load_config(args.config)
-    host = _setting(config, "host", args.host, "0.0.0.0", str)
-    port = _setting(config, "port", args.port, 8000, int)
-    threads = _setting(config, "threads", args.threads, DEFAULT_THREADS, int)
-    db: Path = args.db if args.db is not None else default_path()
+    settings = server_settings(config, args)
+    host, port, threads, db, demo = (
+        settings.host,
+        settings.port,
+        settings.threads,
+        settings.database,
+        settings.demo,
+    )
+    configure_logging()
     with writer_lock(db), TableService(Storage(db)) as service:
-        table_id: str | None = config.get("server", {}).get("table")
+        table_id = settings.table
         secret = None
-        if args.demo:
+        if demo:
             table_id, secret = demo_table(service, config.get("demo", {}))
         if table_id is None and service.table_ids():
             table_id = service.table_ids()[-1]
@@ -189,7 +300,7 @@ def _serve(args: argparse.Namespace) -> int:
         app.config["PUBLIC_URL"] = public
         service.start_timer()
         try:
-            with attachments(service, table_id, config, demo=args.demo) as running:
+            with attachments(service, table_id, config, demo=demo) as running:
                 _announce(db, threads, port, public, table_id, secret, running)
 
                 def stop(signum: int, frame: FrameType | None) -> None:

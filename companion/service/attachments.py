@@ -40,9 +40,18 @@ Attach = Callable[["TableService", str, Mapping[str, Any]], Attachment]
 ``section`` is the attachment's table of the configuration file (``[panel]`` for the entry
 point named ``panel``), empty when the file has none. Raise :class:`ConfigError` for a bad
 section, before claiming any resource.
+
+An attachment that needs a device plugged in (a serial panel) sets the attribute
+``demo = False`` on its function (see :func:`starts_in_demo`): ``companion serve --demo`` then
+starts it only when the configuration file has its section.
 """
 
 
 def available() -> list[EntryPoint]:
     """The attachments installed, by name."""
     return sorted(entry_points(group=ATTACHMENT_GROUP), key=lambda entry: entry.name)
+
+
+def starts_in_demo(attach: Attach) -> bool:
+    """Whether a demo server starts this attachment without a section for it (default yes)."""
+    return bool(getattr(attach, "demo", True))
