@@ -178,3 +178,65 @@ def test_the_phone_warns_and_vibrates_30_seconds_before_the_deadline_with_orders
             _wait_stage(phone, "command", 1)
             phone.wait_for_selector("#deadline-warning:not([hidden])")
             assert phone.evaluate("window.buzzes.length") == 1
+
+
+RECORD_AUDIO = """
+window.tones = [];
+window.AudioContext = class {
+  constructor() { this.currentTime = 0; this.state = "running"; this.destination = {}; }
+  resume() { return Promise.resolve(); }
+  createGain() { return { gain: {}, connect: (next) => next }; }
+  createOscillator() {
+    const tone = { frequency: {}, connect: (next) => next, stop() {},
+                   start() { window.tones.push(tone.frequency.value); } };
+    return tone;
+  }
+};
+"""
+
+
+def test_the_table_screen_shows_the_virtual_panel_and_sounds_its_buzzer(
+    browser, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """Issue 6's virtual panel: seat LEDs and the phase light as the panels show them, and the
+    buzzer's chime and countdown beeps (flashed, and heard once the sound is turned on)."""
+    from companion.settings import HouseRules
+
+    with TableService(Storage(tmp_path / "t.db")) as service:
+        rules = HouseRules(command_seconds=12, discussion_seconds=600)
+        table_id, _ = service.create_table("Panel", 2, seed=5, rules=rules)
+        for seat, name in ((1, "Ann"), (2, "Bob")):
+            service.join(table_id, seat, name)
+        service.choose(table_id, 2, {"colour": "blue", "home": "S10"})
+        service.choose(table_id, 1, {"colour": "red", "home": "S21"})
+        service.start_timer()
+        with live_server(make_app(service)) as base:
+            table = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+            table.set_default_timeout(10_000)
+            table.add_init_script(RECORD_AUDIO)
+            table.goto(f"{base}/t/{table_id}")
+            table.wait_for_selector('#panel[data-connected="yes"]')
+            assert table.locator(".phase-light").get_attribute("title") == (
+                "phase LED blue (Discussion)"
+            )
+            assert table.locator(".seat-row .led-off").count() == 2
+            table.locator(".sound-toggle").click()  # a click lets the page make sounds
+            assert table.locator(".sound-toggle").inner_text() == "Sound: on"
+            service.skip(table_id)  # discussion -> orders: the panel chimes
+            _wait_stage(table, "command", 1)
+            table.wait_for_selector('body[data-last-cue="phase"]')
+            assert table.locator('.seat-row[data-led="blink"]').count() == 2
+            assert table.locator(".seat-row .led-reason").first.inner_text() == "orders awaited"
+            animation = table.locator(".seat-row .led-blink").first.evaluate(
+                "(led) => getComputedStyle(led).animationName"
+            )
+            assert animation == "led-blink"
+            service.submit(table_id, 1, "HOLD S21")
+            table.wait_for_selector('.seat-row[data-seat="1"][data-led="steady"]')
+            table.wait_for_selector('body[data-last-cue="countdown"]', timeout=15_000)
+            table.wait_for_selector("body.buzzing")
+            ARTIFACTS.mkdir(exist_ok=True)
+            table.screenshot(path=str(ARTIFACTS / "table-virtual-panel.png"))
+            tones = table.evaluate("window.tones")
+            assert tones[:2] == [660, 660]  # the phase chime: two tones
+            assert 880 in tones[2:]  # then a countdown beep

@@ -243,6 +243,7 @@ def test_serve_demo_runs_the_mock_panel_and_logs_its_lights(tmp_path: Path) -> N
         with urllib.request.urlopen(screen) as page:
             html = page.read().decode()
         assert "Demo table" in html
+        assert 'title="seat 2 LED blinking (join and choose awaited)"' in html  # virtual panel
     finally:
         server.send_signal(signal.SIGTERM)
         server.communicate(timeout=20)

@@ -3,11 +3,14 @@
 On every connection (a first one or a reconnect, whatever its ``Last-Event-ID``) the stream
 first sends the current panel, so a phone that lost its connection catches up at once. Then
 it sends ``tick`` (the clock, once a second) and ``panel`` (re-rendered whenever anything
-else happened). Each open stream holds one server thread: see ``companion serve --threads``.
+else happened); the table screen's stream also sends ``buzzer`` (JSON: the panels' buzzer
+cues) when the panels' buzzer would sound. Each open stream holds one server thread: see
+``companion serve --threads``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 from collections.abc import Callable, Iterator
@@ -16,6 +19,7 @@ from flask import Blueprint, Flask, Response, current_app, stream_with_context
 
 from companion.errors import CompanionError
 from companion.service import Event
+from companion.service.indicators import Indicators, cues, indicators
 from web import panels
 from web.security import require_seat, seat_of, service, table_or_404
 
@@ -68,10 +72,62 @@ def _tick(event: Event) -> str:
     return json.dumps({k: event.data.get(k) for k in ("stage", "remaining", "paused")})
 
 
+class TableBuzzer:
+    """One table screen's buzzer: what the panels' buzzer sounds, as ``buzzer`` messages.
+
+    It renders the shared table panel (keeping the lights it shows) and, after each panel
+    and each tick sent, compares what the screen showed with what it shows now through
+    :func:`companion.service.indicators.cues`: a new stage or turn chimes, each of the last ten
+    seconds beeps. The countdown follows the ticks (the clock the screen shows); the first panel
+    a stream sends sounds nothing, as a panel switched on does not.
+    """
+
+    def __init__(self, table_id: str) -> None:
+        self.table_id = table_id
+        self.shown: Indicators | None = None
+        self._rendered: Indicators | None = None
+
+    def render(self) -> str:
+        html, self._rendered = panels.table_panel_and_lights(self.table_id)
+        return html
+
+    def after_panel(self) -> str | None:
+        now = self._rendered
+        if now is None:
+            return None
+        shown = self.shown
+        if shown is not None and (now.stage, now.turn) == (shown.stage, shown.turn):
+            now = dataclasses.replace(now, countdown=shown.countdown)
+        return self._sound(now)
+
+    def after_tick(self, tick: Event) -> str | None:
+        shown = self.shown
+        if shown is None or tick.data.get("stage") != shown.stage.value:
+            return None  # the new stage's panel is on its way and chimes
+        clock = indicators(
+            {
+                "stage": shown.stage.value,
+                "turn": shown.turn,
+                "paused": tick.data.get("paused", shown.paused),
+                "remaining": tick.data.get("remaining"),
+                "seats": [],
+            }
+        )
+        return self._sound(dataclasses.replace(shown, countdown=clock.countdown))
+
+    def _sound(self, now: Indicators) -> str | None:
+        sounded = cues(self.shown, now)
+        self.shown = now
+        if not sounded:
+            return None
+        return json.dumps({"cues": [cue.value for cue in sounded], "countdown": now.countdown})
+
+
 def _stream(
     table_id: str,
     render: Callable[[], str | None],
     concerns: Callable[[Event], bool] = lambda event: True,
+    buzzer: TableBuzzer | None = None,
 ) -> Response:
     subscription = service().subscribe(table_id)
     stop: threading.Event = current_app.extensions["companion_stop"]
@@ -91,6 +147,8 @@ def _stream(
                 yield _message("gone", "")
                 return
             yield _message("panel", first, counter)
+            if buzzer is not None:
+                buzzer.after_panel()  # the first panel sounds nothing
             while not stop.is_set() and not service().closed:
                 event = subscription.get(timeout=min(POLL, keepalive))
                 if event is None:
@@ -115,8 +173,12 @@ def _stream(
                         yield _message("gone", "")
                         return
                     yield _message("panel", html, counter)
+                    sound = buzzer.after_panel() if buzzer is not None else None
                 else:
                     yield _message("tick", _tick(pending[-1]))
+                    sound = buzzer.after_tick(pending[-1]) if buzzer is not None else None
+                if sound is not None:
+                    yield _message("buzzer", sound)
         finally:
             subscription.close()
             streams.add(-1)
@@ -131,7 +193,8 @@ def _stream(
 def table_events(table_id: str) -> Response:
     """The table screen's stream (anyone may watch the table)."""
     table_or_404(table_id)
-    return _stream(table_id, lambda: panels.table_panel(table_id))
+    buzzer = TableBuzzer(table_id)
+    return _stream(table_id, buzzer.render, buzzer=buzzer)
 
 
 @bp.get("/t/<table_id>/seat/events")

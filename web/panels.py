@@ -14,6 +14,7 @@ import segno
 from flask import current_app, render_template, request, url_for
 from markupsafe import Markup
 
+from companion.service.indicators import Indicators, indicators
 from companion.service.session import Stage
 from web.games import pages_for
 from web.security import invitation, service
@@ -86,7 +87,12 @@ def board_version(table_id: str) -> tuple[int, int]:
 
 def table_panel(table_id: str) -> str:
     """The table screen's panel; one rendering is shared by all the streams watching it."""
-    cache: dict[str, tuple[int, float, str]] = current_app.extensions.setdefault(
+    return table_panel_and_lights(table_id)[0]
+
+
+def table_panel_and_lights(table_id: str) -> tuple[str, Indicators]:
+    """The shared panel and the panel lights it shows (for the streams' buzzer cues)."""
+    cache: dict[str, tuple[int, float, str, Indicators]] = current_app.extensions.setdefault(
         "companion_panels", {}
     )
     with _render_lock:  # the first stream renders; the others wait and share it
@@ -94,24 +100,37 @@ def table_panel(table_id: str) -> str:
         cached = cache.get(table_id)
         now = time.monotonic()
         if cached is not None and cached[0] == version and now - cached[1] < PANEL_MAX_AGE:
-            return cached[2]
-        html = _render_table_panel(table_id, version)
-        cache[table_id] = (version, now, html)
-        return html
+            return cached[2], cached[3]
+        html, lights = _render_table_panel(table_id, version)
+        cache[table_id] = (version, now, html, lights)
+        return html, lights
 
 
-def _render_table_panel(table_id: str, version: int) -> str:
+def led_colour(colour: tuple[float, float, float]) -> str:
+    """A phase LED colour for CSS: its hue at full brightness, dimmer ones more transparent."""
+    brightest = max(colour)
+    if brightest <= 0:
+        return "rgba(0, 0, 0, 0)"
+    red, green, blue = (round(255 * channel / brightest) for channel in colour)
+    return f"rgba({red}, {green}, {blue}, {0.35 + 0.65 * brightest:.2f})"
+
+
+def _render_table_panel(table_id: str, version: int) -> tuple[str, Indicators]:
     view = service().view(table_id)
     view["version"] = version
     view["board_version"] = board_version(table_id)
     game = pages_for(game_of(table_id))
-    return render_template(
+    lights = indicators(view)
+    html = render_template(
         "table_panel.html",
         game=game,
         joins=join_links(table_id, view) if view["stage"] == Stage.LOBBY.value else [],
+        lights=lights.to_dict(),
+        phase_light={"css": led_colour(lights.colour), "text": lights.describe_colour()},
         **common(view),
         **game.table_context(view),
     )
+    return html, lights
 
 
 def seat_panel(table_id: str, seat: int) -> str:

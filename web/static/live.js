@@ -56,6 +56,9 @@
       clockBase = tick.remaining; clockAt = performance.now(); paused = tick.paused;
       showClock();
     });
+    source.addEventListener("buzzer", function (e) {  // the table screen's virtual panel
+      document.dispatchEvent(new CustomEvent("buzzer", { detail: JSON.parse(e.data) }));
+    });
     source.addEventListener("gone", function () {
       source.close();
       panel.innerHTML = '<p class="error">This seat was given to another phone. Ask the host for a new link.</p>';
