@@ -325,3 +325,22 @@ def test_auto_finds_the_pico_among_the_serial_ports(monkeypatch: pytest.MonkeyPa
     assert find_pico() == "/dev/ttyACM1"
     monkeypatch.setattr(list_ports, "comports", lambda: [other])
     assert find_pico() is None
+
+
+def test_no_panel_plugged_in_is_said_once_not_at_every_attempt(
+    service: TableService, config: SerialPanelConfig, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The Pi waits quietly for a panel that is not there: one line in the journal, however
+    many times it looks for the port."""
+    attempts: list[str] = []
+
+    def absent(port: str, baud: int) -> object:
+        attempts.append(port)
+        raise FileNotFoundError(2, "No such file or directory", port)
+
+    caplog.set_level(logging.INFO, logger=LOG)
+    with SerialPanel(service, started_table(service), config, opener=absent):
+        wait_for(lambda: len(attempts) >= 10)
+    waiting = [r for r in caplog.records if r.name == LOG and "waiting for" in r.getMessage()]
+    assert len(waiting) == 1
+    assert all(r.levelno < logging.ERROR for r in caplog.records if r.name == LOG)
