@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     [
         ("port = ", "not valid TOML"),
         ("server = 3", "'server' must be a [section]"),
-        ("[server]\nport = 'eighty'", "[server] port must be a int"),
+        ("[server]\nport = 'eighty'", "[server] port must be a whole number"),
         ("[server]\nport = 70000", "[server] port must be from 0 to 65535, not 70000"),
         ("[server]\ndatabase = 3", "[server] database must be a non-empty string, not 3"),
         ("[server]\ndemo = 'yes'", "[server] demo must be true or false, not 'yes'"),

@@ -103,7 +103,8 @@ def _setting(config: Mapping[str, Any], key: str, given: Any, default: Any, kind
         return given
     value = config.get("server", {}).get(key, default)
     if not isinstance(value, kind) or isinstance(value, bool):
-        raise CommandError(f"[server] {key} must be a {kind.__name__}, not {value!r}")
+        words = {int: "a whole number", str: "a string"}.get(kind, kind.__name__)
+        raise CommandError(f"[server] {key} must be {words}, not {value!r}")
     return value
 
 
