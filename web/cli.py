@@ -45,7 +45,7 @@ Serve the table screen, the phones and the host controls on this machine's netwo
 
 The config file (TOML) may hold:
   [server]  host, port, threads, table (the table the attachments serve)
-  [demo]    name, players, seed, turn_limit, *_seconds: the table --demo creates
+  [demo]    name, game, players, seed, turn_limit, *_seconds: the table --demo creates
   [NAME]    one section per attachment (camera, panel ...): enabled = true starts it,
             the rest of the section is its own configuration.
 With --demo the installed attachments start unless their section says enabled = false,
@@ -68,6 +68,11 @@ def register(commands: Subcommands) -> None:
         "--threads", type=int, help=f"waitress worker threads (default {DEFAULT_THREADS})"
     )
     serve.add_argument("--demo", action="store_true", help="create a demo table if there is none")
+    serve.add_argument(
+        "--demo-game",
+        choices=("local-cluster", "cosmic-cluster"),
+        help="the game of the demo table (default local-cluster, or [demo] game)",
+    )
     serve.set_defaults(handler=_serve)
 
 
@@ -109,7 +114,9 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
-def demo_table(service: TableService, section: Mapping[str, Any]) -> tuple[str, str | None]:
+def demo_table(
+    service: TableService, section: Mapping[str, Any], game: str | None = None
+) -> tuple[str, str | None]:
     """The demo table: a new one if the database has none (with its host secret)."""
     from companion.errors import CompanionError
     from companion.settings import HouseRules
@@ -118,13 +125,19 @@ def demo_table(service: TableService, section: Mapping[str, Any]) -> tuple[str, 
     if existing:
         return existing[-1], None
     settings = {**DEMO_DEFAULTS, **section}
+    if game is not None:
+        settings["game"] = game
     rules_keys = ("turn_limit", "discussion_seconds", "command_seconds", "retreat_seconds")
     try:
         rules = HouseRules(
             **{k: settings[k] for k in (*rules_keys, "build_seconds")},
         )
         return service.create_table(
-            str(settings["name"]), int(settings["players"]), seed=settings.get("seed"), rules=rules
+            str(settings["name"]),
+            int(settings["players"]),
+            seed=settings.get("seed"),
+            rules=rules,
+            game=str(settings.get("game", "local-cluster")),
         )
     except (CompanionError, TypeError, ValueError) as err:
         raise CommandError(f"[demo]: {err}") from None
@@ -167,6 +180,8 @@ def _serve(args: argparse.Namespace) -> int:
     from web import create_app, live
 
     config = load_config(args.config)
+    if args.demo_game is not None:
+        args.demo = True  # --demo-game names the demo table's game
     host = _setting(config, "host", args.host, "0.0.0.0", str)
     port = _setting(config, "port", args.port, 8000, int)
     threads = _setting(config, "threads", args.threads, DEFAULT_THREADS, int)
@@ -175,7 +190,7 @@ def _serve(args: argparse.Namespace) -> int:
         table_id: str | None = config.get("server", {}).get("table")
         secret = None
         if args.demo:
-            table_id, secret = demo_table(service, config.get("demo", {}))
+            table_id, secret = demo_table(service, config.get("demo", {}), args.demo_game)
         if table_id is None and service.table_ids():
             table_id = service.table_ids()[-1]
         app = create_app({"SERVICE": service})

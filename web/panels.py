@@ -109,8 +109,7 @@ def _render_table_panel(table_id: str, version: int) -> str:
         "table_panel.html",
         game=game,
         joins=join_links(table_id, view) if view["stage"] == Stage.LOBBY.value else [],
-        **common(view),
-        **game.table_context(view),
+        **{**common(view), **game.table_context(view)},  # a game may name its stages
     )
 
 
@@ -130,8 +129,7 @@ def seat_panel(table_id: str, seat: int) -> str:
         you=you,
         owing=view["stage"] in (Stage.COMMAND.value, Stage.RETREATS.value, Stage.BUILD.value)
         and _owes(table_id, seat),
-        **common(view),
-        **game.seat_context(view),
+        **{**common(view), **game.seat_context(view)},
     )
 
 
