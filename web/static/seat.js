@@ -220,7 +220,7 @@
     } else if (warning) warning.hidden = true;
   });
 
-  // A map wider than the phone (Cosmic Cluster's) opens on the player's home system and keeps
+  // A map larger than the phone (Cosmic Cluster's) opens on the player's home system and keeps
   // where the player dragged it across live updates.
   let mapScroll = null;
   function placeMap() {
@@ -232,6 +232,7 @@
       if (home) {
         const box = home.getBoundingClientRect(), outer = wrap.getBoundingClientRect();
         wrap.scrollLeft += box.left + box.width / 2 - (outer.left + outer.width / 2);
+        wrap.scrollTop += box.top + box.height / 2 - (outer.top + outer.height / 2);
       }
     }
     wrap.addEventListener("scroll", function () { mapScroll = [wrap.scrollLeft, wrap.scrollTop]; });
