@@ -259,3 +259,9 @@ def test_a_port_in_use_is_a_clear_error(run: Runner, db: Path) -> None:
     assert done.code == 2
     assert f"cannot listen on 127.0.0.1:{port}" in done.err and "another --port" in done.err
     assert not Path(f"{db}.lock").exists()
+
+
+def test_the_config_file_may_name_the_demo_tables_game(tmp_path: Path) -> None:
+    config = {"server": {"demo": True}, "demo": {"game": "cosmic-cluster", "players": 3}}
+    serve_cli.check_server_section(config)  # "game" is a [demo] setting, not an unknown key
+    assert serve_cli.server_settings(config, options()).demo

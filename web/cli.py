@@ -48,7 +48,7 @@ Serve the table screen, the phones and the host controls on this machine's netwo
 The config file (TOML) may hold:
   [server]  host, port, threads, database (the table database's path), demo (true: as
             --demo), table (the table the attachments serve); the options win over the file
-  [demo]    name, players, seed, turn_limit, *_seconds: the table --demo creates
+  [demo]    name, game, players, seed, turn_limit, *_seconds: the table --demo creates
   [NAME]    one section per attachment (camera, panel ...): enabled = true starts it,
             the rest of the section is its own configuration.
 With --demo the installed attachments start unless their section says enabled = false (those
@@ -72,6 +72,11 @@ def register(commands: Subcommands) -> None:
         "--threads", type=int, help=f"waitress worker threads (default {DEFAULT_THREADS})"
     )
     serve.add_argument("--demo", action="store_true", help="create a demo table if there is none")
+    serve.add_argument(
+        "--demo-game",
+        choices=("local-cluster", "cosmic-cluster"),
+        help="the game of the demo table (default local-cluster, or [demo] game)",
+    )
     serve.set_defaults(handler=_serve)
 
 
@@ -122,7 +127,7 @@ def check_server_section(config: Mapping[str, Any]) -> None:
             raise CommandError(f"[server] {key} must be a non-empty string, not {value!r}")
     if "demo" in section and not isinstance(section["demo"], bool):
         raise CommandError(f"[server] demo must be true or false, not {section['demo']!r}")
-    known = (*DEMO_DEFAULTS, "seed")
+    known = (*DEMO_DEFAULTS, "seed", "game")
     for key in config.get("demo", {}):
         if key not in known:
             raise CommandError(
@@ -213,7 +218,9 @@ def demo_rules(section: Mapping[str, Any]) -> HouseRules:
         raise CommandError(f"[demo]: {err}") from None
 
 
-def demo_table(service: TableService, section: Mapping[str, Any]) -> tuple[str, str | None]:
+def demo_table(
+    service: TableService, section: Mapping[str, Any], game: str | None = None
+) -> tuple[str, str | None]:
     """The demo table: a new one if the database has none (with its host secret)."""
     from companion.errors import CompanionError
 
@@ -221,10 +228,16 @@ def demo_table(service: TableService, section: Mapping[str, Any]) -> tuple[str, 
     if existing:
         return existing[-1], None
     settings = {**DEMO_DEFAULTS, **section}
+    if game is not None:
+        settings["game"] = game
     rules = demo_rules(section)
     try:
         return service.create_table(
-            str(settings["name"]), int(settings["players"]), seed=settings.get("seed"), rules=rules
+            str(settings["name"]),
+            int(settings["players"]),
+            seed=settings.get("seed"),
+            rules=rules,
+            game=str(settings.get("game", "local-cluster")),
         )
     except (CompanionError, TypeError, ValueError) as err:
         raise CommandError(f"[demo]: {err}") from None
@@ -274,6 +287,8 @@ def _serve(args: argparse.Namespace) -> int:
     from web import create_app, live
 
     config = load_config(args.config)
+    if args.demo_game is not None:
+        args.demo = True  # --demo-game names the demo table's game
     settings = server_settings(config, args)
     host, port, threads, db, demo = (
         settings.host,
@@ -287,7 +302,7 @@ def _serve(args: argparse.Namespace) -> int:
         table_id = settings.table
         secret = None
         if demo:
-            table_id, secret = demo_table(service, config.get("demo", {}))
+            table_id, secret = demo_table(service, config.get("demo", {}), args.demo_game)
         if table_id is None and service.table_ids():
             table_id = service.table_ids()[-1]
         app = create_app({"SERVICE": service})

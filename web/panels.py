@@ -127,8 +127,7 @@ def _render_table_panel(table_id: str, version: int) -> tuple[str, Indicators]:
         joins=join_links(table_id, view) if view["stage"] == Stage.LOBBY.value else [],
         lights=lights.to_dict(),
         phase_light={"css": led_colour(lights.colour), "text": lights.describe_colour()},
-        **common(view),
-        **game.table_context(view),
+        **{**common(view), **game.table_context(view)},  # a game may name its stages
     )
     return html, lights
 
@@ -149,8 +148,7 @@ def seat_panel(table_id: str, seat: int) -> str:
         you=you,
         owing=view["stage"] in (Stage.COMMAND.value, Stage.RETREATS.value, Stage.BUILD.value)
         and _owes(table_id, seat),
-        **common(view),
-        **game.seat_context(view),
+        **{**common(view), **game.seat_context(view)},
     )
 
 

@@ -414,6 +414,7 @@ class CosmicClusterSession:
             "cluster": cluster_dict(self.core),
             "position": position.to_dict(self.core.cluster),
             "centres": {p: position.centres(p) for p in self.core.powers},
+            "rules": self.rules.to_dict(),
         }
         if position.phase is Phase.OVER:
             ranking = sorted(self.core.powers, key=lambda p: -position.centres(p))

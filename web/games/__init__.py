@@ -34,9 +34,12 @@ class GamePages(Protocol):
 
 
 def pages_for(game: str) -> GamePages:
-    from web.games import local_cluster
+    from web.games import cosmic_cluster, local_cluster
 
-    known: dict[str, GamePages] = {local_cluster.PAGES.name: local_cluster.PAGES}
+    known: dict[str, GamePages] = {
+        local_cluster.PAGES.name: local_cluster.PAGES,
+        cosmic_cluster.PAGES.name: cosmic_cluster.PAGES,
+    }
     try:
         return known[game]
     except KeyError:

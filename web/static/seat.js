@@ -1,15 +1,21 @@
 // The phone's order builder. Which orders each unit may take and their legal targets come
 // from the server (the rules core); this only lets the player pick among them and reads the
 // order back in words, then sends the whole sheet, which the server checks at once.
+// A game may give an order kind its exact lines ("lines", keyed by the targets joined with a
+// space), how each reads ("says"), a second pick that depends on the first ("then"), and units
+// in several slots (a "slot" key; an "optional" slot is not counted as missing).
 "use strict";
 (function () {
   const panel = window.companion.panel;
   let warnedFor = null;
   let builder = null;
 
-  function lineOf(sector, order) {
-    return [order.kind, sector].concat(order.targets).join(" ");
+  function lineOf(unit, opt, order) {
+    if (opt && opt.lines) return opt.lines[order.targets.join(" ")];
+    return [order.kind, unit.sector].concat(order.targets).join(" ");
   }
+
+  function slotOf(unit) { return unit.slot || unit.sector; }
 
   function parse(lines) {
     const orders = {};
@@ -23,8 +29,9 @@
   function Builder(section) {
     const data = JSON.parse(section.querySelector(".builder-data").textContent);
     const units = {};
-    data.units.forEach(function (u) { units[u.sector] = u; });
-    let orders = parse(data.submitted);
+    const slots = {};
+    data.units.forEach(function (u) { if (!units[u.sector]) units[u.sector] = u; slots[slotOf(u)] = u; });
+    let orders = data.orders || parse(data.submitted);
     let current = null; // {unit, option, targets}
     const box = section.querySelector(".builder");
     const errors = section.querySelector(".errors");
@@ -33,8 +40,11 @@
 
     function words(unit, order) {
       const opt = option(unit, order.kind);
+      const says = opt && opt.says && opt.says[order.targets.join(" ")];
+      if (says && order.targets.length >= opt.min) return unit.label + " " + says;
       const verb = opt ? opt.verb : order.kind.toLowerCase();
-      return unit.label + " " + verb + (order.targets.length ? " " + order.targets.join(" and ") : "");
+      const joiner = (opt && opt.joiner) || " and ";
+      return unit.label + " " + verb + (order.targets.length ? " " + order.targets.join(joiner) : "");
     }
 
     function renderList() {
@@ -45,11 +55,14 @@
         const li = document.createElement("li");
         const button = document.createElement("button");
         button.type = "button";
-        button.className = "unit-button" + (orders[unit.sector] ? " has-order" : "");
+        const order = orders[slotOf(unit)];
+        button.className = "unit-button" + (order ? " has-order" : "") + (unit.optional ? " optional" : "");
         button.dataset.sector = unit.sector;
-        const order = orders[unit.sector];
-        button.textContent = order ? words(unit, order) : unit.label + ": no order yet (it holds)";
-        if (!order) missing.push(unit.label);
+        button.dataset.slot = slotOf(unit);
+        if (order) button.textContent = words(unit, order);
+        else if (unit.optional) button.textContent = unit.label + ": nothing more (optional)";
+        else button.textContent = unit.label + ": no order yet (it holds)";
+        if (!order && !unit.optional) missing.push(unit.label);
         button.addEventListener("click", function () { pick(unit); });
         li.appendChild(button);
         list.appendChild(li);
@@ -87,6 +100,7 @@
       const hint = box.querySelector(".target-hint");
       const targetBox = box.querySelector(".targets");
       targetBox.replaceChildren();
+      const choices = opt ? candidates(opt) : [];
       if (!opt) {
         read.textContent = unit.label + " …";
         hint.textContent = "Pick an order.";
@@ -95,7 +109,7 @@
         read.textContent = words(unit, { kind: opt.kind, targets: current.targets }) + (current.targets.length < opt.min ? " …" : "");
         if (opt.max > 0) {
           hint.textContent = current.targets.length < opt.max ? "Tap a target on the map or below" + (opt.max > 1 ? " (up to " + opt.max + ")" : "") + "." : "";
-          opt.targets.forEach(function (t) {
+          choices.forEach(function (t) {
             const b = document.createElement("button");
             b.type = "button";
             b.className = "target-button" + (current.targets.indexOf(t) >= 0 ? " on" : "");
@@ -104,15 +118,29 @@
             b.addEventListener("click", function () { toggleTarget(t); });
             targetBox.appendChild(b);
           });
-          highlight(opt.targets);
+          highlight(choices);
         } else { hint.textContent = ""; highlight([]); }
       }
       box.querySelector(".set-order").disabled = !opt || current.targets.length < opt.min;
     }
 
+    function candidates(opt) {
+      // A second pick that depends on the first (support a move: the unit, then where to).
+      if (opt.then && Object.keys(opt.then).length && current.targets.length >= 1) return opt.then[current.targets[0]] || [];
+      return opt.targets;
+    }
+
     function toggleTarget(t) {
       const opt = current && current.option;
-      if (!opt || opt.targets.indexOf(t) < 0) return;
+      if (!opt) return;
+      if (opt.then && Object.keys(opt.then).length) {
+        if (current.targets.length === 1 && (opt.then[current.targets[0]] || []).indexOf(t) >= 0) current.targets.push(t);
+        else if (current.targets.length >= 1 && current.targets[current.targets.length - 1] === t) current.targets.pop();
+        else if (opt.targets.indexOf(t) >= 0) current.targets = [t];
+        renderBuilder();
+        return;
+      }
+      if (opt.targets.indexOf(t) < 0) return;
       const at = current.targets.indexOf(t);
       if (at >= 0 && opt.kind !== "RECALL") current.targets.splice(at, 1);
       else if (current.targets.length < opt.max) current.targets.push(t);
@@ -123,13 +151,17 @@
     function pick(unit) {
       errors.replaceChildren();
       errors.classList.remove("ok");
-      const order = orders[unit.sector];
+      const order = orders[slotOf(unit)];
       current = { unit: unit, option: order ? option(unit, order.kind) || null : null, targets: order ? order.targets.slice() : [] };
       renderBuilder();
     }
 
     async function store(next) {
-      const text = Object.keys(next).map(function (s) { return lineOf(s, next[s]); }).join("\n");
+      const lines = Object.keys(next).map(function (s) {
+        const unit = slots[s];
+        return unit ? lineOf(unit, option(unit, next[s].kind), next[s]) : null;
+      }).filter(function (line) { return line; });
+      const text = lines.concat(data.extra || []).join("\n");
       const result = await window.companion.send(panel.dataset.orders, { text: text }, true);
       window.companion.showErrors(errors, result.ok ? { ok: true, message: "Orders stored ✓ (you can still change them)" } : result);
       if (result.ok) { orders = next; current = null; renderBuilder(); renderList(); }
@@ -138,13 +170,13 @@
     box.querySelector(".set-order").addEventListener("click", function () {
       if (!current || !current.option) return;
       const next = Object.assign({}, orders);
-      next[current.unit.sector] = { kind: current.option.kind, targets: current.targets.slice() };
+      next[slotOf(current.unit)] = { kind: current.option.kind, targets: current.targets.slice() };
       store(next);
     });
     box.querySelector(".cancel").addEventListener("click", function () { current = null; renderBuilder(); });
 
     this.tap = function (sector) {
-      if (current && current.option && current.option.targets.indexOf(sector) >= 0) toggleTarget(sector);
+      if (current && current.option && (candidates(current.option).indexOf(sector) >= 0 || current.targets.indexOf(sector) >= 0)) toggleTarget(sector);
       else if (units[sector]) pick(units[sector]);
     };
     this.section = section;
@@ -188,6 +220,25 @@
     } else if (warning) warning.hidden = true;
   });
 
-  document.addEventListener("panel", setup);
+  // A map larger than the phone (Cosmic Cluster's) opens on the player's home system and keeps
+  // where the player dragged it across live updates.
+  let mapScroll = null;
+  function placeMap() {
+    const wrap = panel.querySelector(".board-wrap[data-home]");
+    if (!wrap) return;
+    if (mapScroll) { wrap.scrollLeft = mapScroll[0]; wrap.scrollTop = mapScroll[1]; }
+    else {
+      const home = wrap.querySelector('[data-system="' + wrap.dataset.home + '"]');
+      if (home) {
+        const box = home.getBoundingClientRect(), outer = wrap.getBoundingClientRect();
+        wrap.scrollLeft += box.left + box.width / 2 - (outer.left + outer.width / 2);
+        wrap.scrollTop += box.top + box.height / 2 - (outer.top + outer.height / 2);
+      }
+    }
+    wrap.addEventListener("scroll", function () { mapScroll = [wrap.scrollLeft, wrap.scrollTop]; });
+  }
+
+  document.addEventListener("panel", function () { setup(); placeMap(); });
   setup();
+  placeMap();
 })();

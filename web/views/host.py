@@ -44,13 +44,18 @@ def login(table_id: str) -> str:
 def page(table_id: str) -> str:
     require_host(table_id)
     view = service().view(table_id)
-    rules = (view.get("game") or {}).get("state", {}).get("rules") or (view.get("setup") or {}).get(
-        "rules", {}
+    game = view.get("game") or {}
+    rules = (
+        game.get("state", {}).get("rules")
+        or game.get("rules")
+        or (view.get("setup") or {}).get("rules", {})
     )
     return render_template(
         "host.html",
         view=view,
         rules=rules,
+        game_name=panels.game_of(table_id),
+        games=GAMES,
         reissued=None,
         screen=panels.public_url("table.screen", table_id=table_id),
     )
@@ -97,6 +102,9 @@ def export(table_id: str) -> Response:
     )
 
 
+GAMES = {"local-cluster": "Local Cluster", "cosmic-cluster": "Cosmic Cluster"}
+"""The games a new table may play, as the host's form names them."""
+
 RULE_FIELDS = ("discussion_seconds", "command_seconds", "retreat_seconds", "build_seconds")
 
 
@@ -114,7 +122,12 @@ def _new_table(table_id: str) -> str:
         players = int(form.get("players", ""))
     except ValueError as err:
         raise PageError(400, f"Check the house rules: {err}.") from None
-    new_id, secret = service().create_table(form.get("name", ""), players, rules=rules)
+    game = form.get("game", "local-cluster")
+    if game not in GAMES:
+        raise PageError(
+            400, f"There is no game called {game!r}; choose {' or '.join(GAMES.values())}."
+        )
+    new_id, secret = service().create_table(form.get("name", ""), players, rules=rules, game=game)
     remember_host(new_id, secret)
     host_link = panels.public_url("host.login", table_id=new_id, secret=secret)
     return render_template(
