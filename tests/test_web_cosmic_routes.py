@@ -292,6 +292,9 @@ def test_winter_offers_builds_on_empty_home_centres_and_takes_them(
     assert f'name="build-{one}-1"' in page
     table = winter[0].app.test_client().get(f"/t/{table_id}").get_data(as_text=True)
     assert f"P1 takes {two}-1" in table and 'class="centre-changed"' in table
+    changes = service.view(table_id)["game"]["centre_changes"]
+    # Raided in Spring (P2 -> nobody), taken in Fall (nobody -> P1).
+    assert {"centre": f"{two}-1", "before": None, "after": "P1", "why": "fall ownership"} in changes
     answer = winter[0].post("/seat/form", data={"stage": "build", f"build-{one}-1": "F"})
     assert answer.get_json() == {"ok": True, "text": f"F {one}-1 build"}
     # P2 lost two centres (1 and 8) and its army: one unit too many, to disband.
@@ -468,9 +471,12 @@ def test_arrows_follow_moves_boardings_landings_and_ferries() -> None:
     assert arrow_ends("not an order") is None
 
 
-def test_centres_changed_come_from_the_seasons_notes() -> None:
-    notes = ["P1 takes vega-1", "spring raid: P2 in sol-4 leaves it unowned", "other"]
-    assert changed_centres({"notes": notes}) == {"vega-1": "P1", "sol-4": None}
+def test_centres_changed_come_from_the_seasons_structured_changes() -> None:
+    changes = [
+        {"centre": "vega-1", "before": None, "after": "P1", "why": "fall ownership"},
+        {"centre": "sol-4", "before": "P3", "after": None, "why": "spring raid"},
+    ]
+    assert changed_centres(changes) == {"vega-1": "P1", "sol-4": None}
 
 
 def test_the_drawing_outlines_changed_centres_and_fades_failed_moves(
@@ -488,10 +494,11 @@ def test_the_drawing_outlines_changed_centres_and_fades_failed_moves(
                 "reason": "bounced",
             },
         ],
-        "notes": [f"P1 takes {one}-3"],
+        "notes": ["a note the drawing does not read"],
     }
+    changes = [{"centre": f"{one}-3", "before": None, "after": "P1", "why": "fall ownership"}]
     position = {"units": [], "owners": {}, "retreats": []}
-    svg = str(cluster_svg(cluster, position, last=last))
+    svg = str(cluster_svg(cluster, position, last=last, changes=changes))
     assert 'class="arrow arrow-failed"' in svg and 'stroke-opacity="0.4"' in svg
     assert svg.count('class="centre-changed"') == 1
 

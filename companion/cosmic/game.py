@@ -54,6 +54,41 @@ class Season(enum.Enum):
     __hash__ = object.__hash__
 
 
+class ChangeReason(enum.Enum):
+    """Why a supply centre changed owner."""
+
+    FALL_OWNERSHIP = "fall ownership"
+    """After a Fall turn each occupied centre belongs to its occupier."""
+    SPRING_RAID = "spring raid"
+    """After a Spring turn a centre occupied by another power's unit becomes unowned (rule 11)."""
+    CORRECTION = "correction"
+    """The host set the owner (a board correction)."""
+
+    __hash__ = object.__hash__
+
+
+@dataclasses.dataclass(frozen=True)
+class CentreChange:
+    """A supply centre that changed owner: ``before`` and ``after`` (None: unowned)."""
+
+    centre: ProvinceId
+    before: Power | None
+    after: Power | None
+    why: ChangeReason
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "centre": self.centre,
+            "before": self.before,
+            "after": self.after,
+            "why": self.why.value,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CentreChange:
+        return cls(data["centre"], data["before"], data["after"], ChangeReason(data["why"]))
+
+
 class Phase(enum.Enum):
     """What the game waits for."""
 
@@ -256,8 +291,9 @@ class CosmicGame:
         if turn.dislodged:
             position = dataclasses.replace(position, phase=Phase.RETREATS)
         else:
-            position, notes = self._end_of_season(position)
+            position, notes, changes = self._end_of_season(position)
             result["notes"] = notes
+            result["centres"] = [c.to_dict() for c in changes]
         return self._record("orders", inputs, result, position)
 
     def play_retreats(self, inputs: Mapping[str, str]) -> Step:
@@ -270,12 +306,13 @@ class CosmicGame:
         position = dataclasses.replace(
             self.position, units=tuple(_sorted_units(retreat.units)), lifted=(), contested=()
         )
-        position, notes = self._end_of_season(position)
+        position, notes, changes = self._end_of_season(position)
         result = {
             "orders": [_plain_result(r) for r in retreat.results],
             "syntax_errors": errors,
             "disbanded": [u.text() for u in retreat.disbanded],
             "notes": notes,
+            "centres": [c.to_dict() for c in changes],
         }
         return self._record("retreats", inputs, result, position)
 
@@ -299,16 +336,27 @@ class CosmicGame:
             "orders": [_plain_result(r) for r in result_.results],
             "syntax_errors": errors,
             "civil_disorder": [u.text() for u in result_.civil_disorder],
+            "centres": [],
         }
         return self._record("adjustments", inputs, result, position)
+
+    def centre_changes(self) -> list[CentreChange]:
+        """The supply centres that changed owner in the latest season played (none after a
+        Winter); a host's corrections are not seasons and are passed over."""
+        for step in reversed(self.steps):
+            if step.kind in ("orders", "retreats", "adjustments"):
+                return [CentreChange.from_dict(c) for c in step.result.get("centres", [])]
+        return []
 
     def adjustments_due(self) -> dict[Power, int]:
         """Builds (positive) or disbands (negative) per power this winter."""
         counts = adjustment_counts(self.map, self.position.units, self.position.owner_map)
         return {p: counts.get(p, 0) for p in self.powers}
 
-    def _end_of_season(self, position: Position) -> tuple[Position, list[str]]:
+    def _end_of_season(self, position: Position) -> tuple[Position, list[str], list[CentreChange]]:
+        """The position after the season's centre changes, with notes and the changes."""
         notes: list[str] = []
+        changes: list[CentreChange] = []
         provinces = self.map.provinces
         owners = dict(position.owners)
         occupants = {
@@ -321,6 +369,7 @@ class CosmicGame:
                 owner = owners.get(province)
                 if provinces[province].supply_centre and owner is not None and owner != power:
                     del owners[province]
+                    changes.append(CentreChange(province, owner, None, ChangeReason.SPRING_RAID))
                     notes.append(f"spring raid: {power} in {province} leaves it unowned")
             after = dataclasses.replace(
                 position,
@@ -328,9 +377,12 @@ class CosmicGame:
                 phase=Phase.ORDERS,
                 owners=tuple(sorted(owners.items())),
             )
-            return after, notes
+            return after, notes, changes
         for province, power in sorted(occupants.items()):
             if provinces[province].supply_centre and owners.get(province) != power:
+                changes.append(
+                    CentreChange(province, owners.get(province), power, ChangeReason.FALL_OWNERSHIP)
+                )
                 owners[province] = power
                 notes.append(f"{power} takes {province}")
         position = dataclasses.replace(
@@ -339,18 +391,16 @@ class CosmicGame:
         winners = tuple(p for p in self.powers if position.centres(p) >= VICTORY_CENTRES)
         if winners:
             notes.append(f"{' and '.join(winners)} reach {VICTORY_CENTRES} centres and win")
-            return dataclasses.replace(position, phase=Phase.OVER, winners=winners), notes
+            over = dataclasses.replace(position, phase=Phase.OVER, winners=winners)
+            return over, notes, changes
         counts = adjustment_counts(self.map, position.units, position.owner_map)
         if any(counts.get(p, 0) for p in self.powers):
-            return dataclasses.replace(
-                position, season=Season.WINTER, phase=Phase.ADJUSTMENTS
-            ), notes
-        return (
-            dataclasses.replace(
-                position, year=position.year + 1, season=Season.SPRING, phase=Phase.ORDERS
-            ),
-            notes,
+            winter = dataclasses.replace(position, season=Season.WINTER, phase=Phase.ADJUSTMENTS)
+            return winter, notes, changes
+        spring = dataclasses.replace(
+            position, year=position.year + 1, season=Season.SPRING, phase=Phase.ORDERS
         )
+        return spring, notes, changes
 
     def _record(
         self, kind: str, inputs: Mapping[str, str], result: dict[str, Any], position: Position

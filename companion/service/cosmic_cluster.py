@@ -414,6 +414,7 @@ class CosmicClusterSession:
             "cluster": cluster_dict(self.core),
             "position": position.to_dict(self.core.cluster),
             "centres": {p: position.centres(p) for p in self.core.powers},
+            "centre_changes": [c.to_dict() for c in self.core.centre_changes()],
             "rules": self.rules.to_dict(),
         }
         if position.phase is Phase.OVER:

@@ -10,7 +10,6 @@ exactly the line the builder made and the phone can read its stored sheet back.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -146,17 +145,19 @@ def cluster_svg(
     position: Mapping[str, Any] | None = None,
     *,
     last: Mapping[str, Any] | None = None,
+    changes: Iterable[Mapping[str, Any]] = (),
 ) -> Markup:
     """The cluster: 16 systems on the jump-line diagram, planets, orbits, boxes, the Black
     Hole, supply centres and their owners, units; the last season's arrows when ``last``
-    holds an orders result (failed moves faint), dislodged units and centres changed."""
+    holds an orders result (failed moves faint), dislodged units, and the centres that
+    changed owner (``changes``: the session's ``centre_changes``) outlined."""
     centres = system_centres()
     places = space_places(cluster)
     owners: Mapping[str, str] = position["owners"] if position else {}
     units: dict[str, list[Mapping[str, Any]]] = {}
     for unit in position["units"] if position else []:
         units.setdefault(unit["region"], []).append(unit)
-    changed = changed_centres(last)
+    changed = changed_centres(changes)
     dislodged = {r["region"] for r in position.get("retreats", [])} if position else set()
     by_position = {s["position"]: s for s in cluster["systems"]}
     out = [
@@ -341,21 +342,10 @@ def _arrows(places: Mapping[str, tuple[float, float]], last: Mapping[str, Any]) 
     return out
 
 
-_TAKES = re.compile(r"^(P\d+) takes (\S+)$")
-_RAID = re.compile(r"^spring raid: P\d+ in (\S+) leaves it unowned$")
-
-
-def changed_centres(last: Mapping[str, Any] | None) -> dict[str, str | None]:
-    """Centres whose owner changed at the end of the last season: space -> new owner."""
-    out: dict[str, str | None] = {}
-    for note in (last or {}).get("notes", []):
-        taken = _TAKES.match(note)
-        if taken:
-            out[taken.group(2)] = taken.group(1)
-        raid = _RAID.match(note)
-        if raid:
-            out[raid.group(1)] = None
-    return out
+def changed_centres(changes: Iterable[Mapping[str, Any]]) -> dict[str, str | None]:
+    """Centres whose owner changed at the end of the last season: space -> new owner (None:
+    unowned), from the rules core's structured changes."""
+    return {str(c["centre"]): c["after"] for c in changes}
 
 
 # Words -------------------------------------------------------------------------------------
@@ -655,7 +645,12 @@ class CosmicClusterPages:
         if game is None:
             board = cluster_svg(view["setup"]["cluster"])
         else:
-            board = cluster_svg(game["cluster"], game["position"], last=view.get("last"))
+            board = cluster_svg(
+                game["cluster"],
+                game["position"],
+                last=view.get("last"),
+                changes=game.get("centre_changes", ()),
+            )
         if version is not None:
             self._boards[view["id"]] = (version, board)
         return board
