@@ -343,26 +343,60 @@ def _host_post(client: FlaskClient, table_id: str, action: str, **data: str) -> 
     return client.post(f"/t/{table_id}/host/{action}", data={"csrf_token": token, **data})
 
 
-def test_the_host_page_of_a_cosmic_table_shows_its_rules_and_no_corrections(
+def test_the_host_page_of_a_cosmic_table_shows_its_rules_and_the_cosmic_corrections(
     host: tuple[FlaskClient, str],
 ) -> None:
     client, table_id = host
     page = client.get(f"/t/{table_id}/host").get_data(as_text=True)
-    assert "not available for Cosmic Cluster tables yet" in page
+    assert "PLACE P1 A/F vega-o" in page and "CLAIM vega-3 P2" in page
+    assert "MINERALS" not in page and "not available" not in page
     assert '<option value="cosmic-cluster" selected>' in page and "command seconds" in page
 
 
-def test_a_correction_on_a_cosmic_table_is_refused(
-    host: tuple[FlaskClient, str], service: TableService
-) -> None:
-    client, table_id = host
+def _started(service: TableService, table_id: str) -> str:
+    """All three seats in; returns P1's home system (lower case)."""
     for seat in (1, 2, 3):
         service.join(table_id, seat, f"P{seat}")
         service.choose(table_id, seat, {})
-    before = service.view(table_id)
-    answer = _host_post(client, table_id, "correct", text="REMOVE sol-1", reason="typo")
-    refused(answer, 409, "not available for Cosmic Cluster tables yet")
-    assert service.view(table_id) == before
+    return str(service.view(table_id, 1)["you"]["home"]).lower()
+
+
+def test_the_host_corrects_a_cosmic_table_and_undoes_it(
+    host: tuple[FlaskClient, str], service: TableService
+) -> None:
+    client, table_id = host
+    one = _started(service, table_id)
+    start = service.view(table_id)["game"]["position"]
+    drawn = client.get(f"/t/{table_id}").get_data(as_text=True)
+    answer = _host_post(client, table_id, "correct", text=f"MOVE {one}-1 {one}-2", reason="bumped")
+    assert answer.status_code == 302
+    units = service.view(table_id)["game"]["position"]["units"]
+    assert {"power": "P1", "type": "A", "region": f"{one}-2", "cargo": None} in units
+    assert client.get(f"/t/{table_id}").get_data(as_text=True) != drawn  # redrawn
+    record = client.get(f"/t/{table_id}/host/export").get_json()
+    assert record["steps"][-1]["inputs"] == {"text": f"MOVE {one}-1 {one}-2", "reason": "bumped"}
+    assert _host_post(client, table_id, "undo").status_code == 302
+    assert service.view(table_id)["game"]["position"] == start
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("REMOVE {one}-3", "there is no unit in {one}-3"),
+        ("PLACE P1 A {one}-o", "cannot hold an army"),
+        ("PLACE P4 A {one}-2", "there is no power P4 in this game"),
+        ("SWAP {one}-1 {one}-2", "expected a correction: PLACE, REMOVE, MOVE, CLAIM"),
+    ],
+)
+def test_a_bad_correction_on_a_cosmic_table_is_refused_and_changes_nothing(
+    host: tuple[FlaskClient, str], service: TableService, text: str, words: str
+) -> None:
+    client, table_id = host
+    one = _started(service, table_id)
+    before = state(service, table_id)
+    answer = _host_post(client, table_id, "correct", text=text.format(one=one), reason="typo")
+    refused(answer, 409, words.format(one=one))
+    assert state(service, table_id) == before
 
 
 def test_the_host_pauses_and_exports_a_cosmic_table(

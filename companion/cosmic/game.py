@@ -30,6 +30,7 @@ from companion.cosmic.afmodule import (
 )
 from companion.cosmic.afnotation import AFOrder
 from companion.cosmic.cluster import Cluster, generate_cluster
+from companion.cosmic.corrections import Correction, apply_correction
 from companion.diplomacy.adjustments import adjudicate_adjustments, adjustment_counts
 from companion.diplomacy.geography import Map, Power, ProvinceId, UnitType
 from companion.diplomacy.movement import MovementResult
@@ -152,6 +153,24 @@ class Position:
             "winners": list(self.winners),
         }
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Position:
+        """The position of :meth:`to_dict` (a retreat's options are worked out again)."""
+
+        def unit(u: Mapping[str, Any]) -> Unit:
+            return Unit(u["power"], UnitType(u["type"]), u["region"], u["cargo"])
+
+        return cls(
+            data["year"],
+            Season(data["season"]),
+            Phase(data["phase"]),
+            tuple(unit(u) for u in data["units"]),
+            tuple(sorted(data["owners"].items())),
+            tuple(Lifted(unit(x), x["attacker_from"], x["time_scale"]) for x in data["retreats"]),
+            tuple(data["contested"]),
+            tuple(data["winners"]),
+        )
+
     def to_json(self, cluster: Cluster) -> str:
         return json.dumps(
             self.to_dict(cluster), sort_keys=True, separators=(",", ":"), ensure_ascii=True
@@ -223,6 +242,8 @@ class CosmicGame:
         )
         self.position = self.initial
         self.steps: list[Step] = []
+        self.undoable: list[tuple[Correction, Position]] = []
+        """Corrections since the last step played, with the position before each."""
 
     @property
     def seed(self) -> int:
@@ -340,6 +361,40 @@ class CosmicGame:
         }
         return self._record("adjustments", inputs, result, position)
 
+    def correct(self, correction: Correction) -> Step:
+        """Apply a host's correction (:mod:`companion.cosmic.corrections`) and record it."""
+        before = self.position
+        if before.phase not in (Phase.ORDERS, Phase.ADJUSTMENTS):
+            raise CosmicError(
+                "corrections are made while orders or Winter adjustments are awaited, not while "
+                f"the game waits for {before.phase.value}"
+            )
+        done = apply_correction(correction, self.cluster, self.powers, before.units, before.owners)
+        after = dataclasses.replace(before, units=done.units, owners=done.owners)
+        result = {
+            "notes": [f"corrected: {correction.text()}"],
+            "centres": [c.to_dict() for c in _owner_changes(before, after)],
+        }
+        step = self._record(
+            "correction", {"text": correction.text(), "reason": correction.reason}, result, after
+        )
+        self.undoable.append((correction, before))
+        return step
+
+    def undo(self) -> tuple[Correction, Step]:
+        """Undo the latest correction, as long as no season's step was played since."""
+        if not self.undoable:
+            raise CosmicError(
+                "there is no correction to undo since the last orders, retreats or adjustments "
+                "were played; make a new correction instead"
+            )
+        correction, before = self.undoable.pop()
+        result = {
+            "notes": [f"undid: {correction.text()}"],
+            "centres": [c.to_dict() for c in _owner_changes(self.position, before)],
+        }
+        return correction, self._record("undo", {}, result, before)
+
     def centre_changes(self) -> list[CentreChange]:
         """The supply centres that changed owner in the latest season played (none after a
         Winter); a host's corrections are not seasons and are passed over."""
@@ -410,6 +465,8 @@ class CosmicGame:
         )
         self.position = position
         self.steps.append(step)
+        if kind not in ("correction", "undo"):
+            self.undoable.clear()
         return step
 
     def apply(self, step: Step) -> None:
@@ -423,14 +480,30 @@ class CosmicGame:
             "retreats": self.play_retreats,
             "adjustments": self.play_adjustments,
         }.get(step.kind)
-        if play is None:
+        if play is not None:
+            replayed = play(step.inputs)
+        elif step.kind == "correction":
+            replayed = self.correct(
+                Correction.parse(step.inputs["text"], step.inputs.get("reason", ""))
+            )
+        elif step.kind == "undo":
+            replayed = self.undo()[1]
+        else:
             raise CosmicError(f"unknown step kind {step.kind!r}")
-        replayed = play(step.inputs)
         if replayed.digest != step.digest:
             raise CosmicError(
                 f"replaying the {step.kind} of {step.season} gave a different position "
                 f"(digest {replayed.digest}, recorded {step.digest})"
             )
+
+
+def _owner_changes(before: Position, after: Position) -> list[CentreChange]:
+    old, new = before.owner_map, after.owner_map
+    return [
+        CentreChange(c, old.get(c), new.get(c), ChangeReason.CORRECTION)
+        for c in sorted(set(old) | set(new))
+        if old.get(c) != new.get(c)
+    ]
 
 
 def _lines(text: str) -> list[tuple[int, str]]:

@@ -17,7 +17,16 @@ from typing import Any
 from companion.cosmic.afmodule import af_retreat_options
 from companion.cosmic.afnotation import AFKind, AFOrder
 from companion.cosmic.cluster import MAX_PLAYERS, MIN_PLAYERS, jump_lines
-from companion.cosmic.game import CosmicGame, CosmicSettings, Phase, Season, Step, retreat_turn
+from companion.cosmic.corrections import Correction
+from companion.cosmic.game import (
+    CosmicGame,
+    CosmicSettings,
+    Phase,
+    Position,
+    Season,
+    Step,
+    retreat_turn,
+)
 from companion.cosmic.record import load_record, record_json
 from companion.diplomacy.adjustments import adjudicate_adjustments
 from companion.diplomacy.geography import Power, UnitType
@@ -364,10 +373,15 @@ class CosmicClusterSession:
         raise StateError("the game is over")
 
     def correct(self, text: str, reason: str) -> dict[str, Any]:
-        raise StateError("board corrections are not available for Cosmic Cluster tables yet")
+        """Apply a host's correction (:mod:`companion.cosmic.corrections`); StateError or
+        OrderSyntaxError or CosmicError say what is wrong, and nothing changes."""
+        correction = Correction.parse(text, reason)
+        self.core.correct(correction)
+        return {"text": correction.text(), "reason": correction.reason}
 
     def undo(self) -> dict[str, Any]:
-        raise StateError("board corrections are not available for Cosmic Cluster tables yet")
+        correction, _ = self.core.undo()
+        return {"text": correction.text(), "reason": correction.reason}
 
     def durations(self) -> dict[Stage, int]:
         return _durations(self.rules)
@@ -386,16 +400,31 @@ class CosmicClusterSession:
             "edition": self.core.settings.edition,
             "rules": self.rules.to_dict(),
             "step_count": len(self.core.steps),
+            "position": self.core.position.to_dict(self.core.cluster),
+            "undoable": [
+                [c.text(), c.reason, before.to_dict(self.core.cluster)]
+                for c, before in self.core.undoable
+            ],
         }
 
     @classmethod
     def restore(
         cls, snapshot: Mapping[str, Any], steps: list[Mapping[str, Any]]
     ) -> CosmicClusterSession:
-        """Rebuild by replaying the stored steps from the seed (each checked on its digest)."""
+        """Rebuild by replaying the stored steps from the seed (each checked on its digest).
+
+        Without the steps (a copy to try a host's action on first) the snapshot's position and
+        corrections to undo are taken as they are."""
         game = CosmicGame(
             snapshot["seed"], snapshot["players"], CosmicSettings(snapshot.get("edition", "2023"))
         )
+        if len(steps) < snapshot["step_count"] and "position" in snapshot:
+            game.position = Position.from_dict(snapshot["position"])
+            game.undoable = [
+                (Correction.parse(text, reason), Position.from_dict(before))
+                for text, reason, before in snapshot.get("undoable", [])
+            ]
+            return cls(game, HouseRules.from_dict(snapshot["rules"]))
         for raw in steps[: snapshot["step_count"]]:
             try:
                 game.apply(
