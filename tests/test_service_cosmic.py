@@ -269,3 +269,22 @@ def test_corrections_wait_while_a_cosmic_table_takes_retreats(service: TableServ
     with pytest.raises(CompanionError, match="no correction to undo since the last orders"):
         service.undo(table_id)
     assert stored(service, table_id) == before
+
+
+def test_the_private_view_gives_each_power_its_part_of_an_international_af(
+    service: TableService,
+) -> None:
+    """Module section G: the fleet's owner orders the A/F (and may order the army, second);
+    the army's owner orders only its army, and sees whose fleet carries it."""
+    table_id = seated(service)
+    to_command(service, table_id)
+    home = service.view(table_id, seat=1)["you"]["home"].lower()
+    service.correct(table_id, f"REMOVE {home}-o", "set up by hand")
+    service.correct(table_id, f"PLACE P1 A/F {home}-o P3", "set up by hand")
+    fleet = next(u for u in service.view(table_id, 1)["you"]["units"] if u["type"] == "A/F")
+    assert (fleet["role"], fleet["army_owner"]) == ("fleet", "P3")
+    assert fleet["moves"] and fleet["land"]
+    army = next(u for u in service.view(table_id, 3)["you"]["units"] if u["type"] == "A/F")
+    assert (army["role"], army["power"], army["owners"]) == ("army", "P1", {f"{home}-o": "P1"})
+    assert army["moves"] == [] and army["support_holds"] == [] and army["land"] == fleet["land"]
+    assert not any(u["region"] == f"{home}-o" for u in service.view(table_id, 2)["you"]["units"])

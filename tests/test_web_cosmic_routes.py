@@ -206,6 +206,110 @@ def test_both_ready_resolves_spring_and_the_phone_explains_its_orders(
     assert two not in ann.get("/seat/panel").get_data(as_text=True).split("What your orders")[1]
 
 
+# International A/Fs (module section G) -------------------------------------------------------
+
+
+def slot_options(phone: Phone, slot: str) -> dict[str, dict[str, Any]]:
+    slots = {s["slot"]: s for s in builder(phone)["units"]}
+    return {option["kind"]: option for option in slots[slot]["orders"]}
+
+
+def ready_both(phones: tuple[Phone, Phone]) -> None:
+    for phone in phones:
+        phone.post("/seat/ready", json={"ready": True, "stage": "command"})
+
+
+def units_at(service: TableService, table_id: str, region: str) -> list[dict[str, Any]]:
+    units = service.view(table_id)["game"]["position"]["units"]
+    return [u for u in units if u["region"] == region]
+
+
+@pytest.fixture
+def mixed_af(started: tuple[Phone, Phone], service: TableService, table_id: str) -> str:
+    """P1's fleet in its home orbit carries P2's army (put there by the host); returns P1's
+    home system."""
+    one, _ = homes(service, table_id)
+    service.correct(table_id, f"REMOVE {one}-o", "the A/F was set up by hand")
+    service.correct(table_id, f"PLACE P1 A/F {one}-o P2", "the A/F was set up by hand")
+    return one
+
+
+def test_the_army_aboard_anothers_fleet_is_offered_only_its_own_orders(
+    started: tuple[Phone, Phone], mixed_af: str
+) -> None:
+    one = mixed_af
+    slots = {s["slot"]: s for s in builder(started[1])["units"]}
+    slot = slots[f"{one}-o army"]
+    assert slot["optional"] and slot["label"] == f"Your army aboard P1's A/F in {one}-o"
+    options = {option["kind"]: option for option in slot["orders"]}
+    assert set(options) == {"land", "disembark"}  # no hold, move or support: the fleet's
+    assert options["land"]["lines"][f"{one}-2"] == f"TS1 A {one}-o L {one}-2"
+    assert options["disembark"]["lines"][f"{one}-2"] == f"TS3 A {one}-o D {one}-2"
+
+
+def test_the_fleet_owner_moves_the_af_and_names_the_armys_power_in_its_orders(
+    started: tuple[Phone, Phone], mixed_af: str
+) -> None:
+    one = mixed_af
+    slots = {s["slot"]: s for s in builder(started[0])["units"]}
+    assert slots[f"{one}-o"]["label"] == f"A/F in {one}-o (P2's army aboard)"
+    options = slot_options(started[0], f"{one}-o")
+    assert options["move"]["lines"][f"{one}-b"] == f"TS2 A/F {one}-o -> {one}-b"
+    assert options["land"]["lines"][f"{one}-2"] == f"TS1 P2 A {one}-o L {one}-2"
+    later = slot_options(started[0], f"{one}-o TS3")
+    assert later["disembark"]["lines"][f"{one}-2"] == f"TS3 P2 A {one}-o D {one}-2"
+
+
+def test_the_armys_own_landing_from_the_builder_is_taken_and_carried_out(
+    started: tuple[Phone, Phone], mixed_af: str, service: TableService, table_id: str
+) -> None:
+    one = mixed_af
+    line = slot_options(started[1], f"{one}-o army")["land"]["lines"][f"{one}-2"]
+    assert started[1].post("/seat/orders", json={"text": line}).get_json()["text"] == line
+    ready_both(started)
+    assert units_at(service, table_id, f"{one}-2") == [
+        {"power": "P2", "type": "A", "region": f"{one}-2", "cargo": None}
+    ]
+
+
+def test_boarding_anothers_fleet_is_offered_to_both_powers_and_done_when_both_order_it(
+    started: tuple[Phone, Phone], service: TableService, table_id: str
+) -> None:
+    one, _ = homes(service, table_id)
+    service.correct(table_id, f"PLACE P2 A {one}-2", "landed last year")
+    board = slot_options(started[1], f"{one}-2")["board"]["lines"][f"{one}-o"]
+    assert board == f"TS1 A {one}-2 B P1 F {one}-o"
+    welcome = slot_options(started[0], f"{one}-o")["take_aboard"]
+    assert welcome["lines"][f"{one}-2"] == f"TS1 P2 A {one}-2 B F {one}-o"
+    assert welcome["says"][f"{one}-2"] == f"takes P2's army in {one}-2 aboard (TS1)"
+    for phone, line in ((started[1], board), (started[0], welcome["lines"][f"{one}-2"])):
+        assert phone.post("/seat/orders", json={"text": line}).get_json()["ok"]
+    ready_both(started)
+    assert units_at(service, table_id, f"{one}-o") == [
+        {"power": "P1", "type": "F", "region": f"{one}-o", "cargo": "P2"}
+    ]
+
+
+def test_a_fast_ferry_by_anothers_fleet_is_offered_to_the_army_with_the_fleets_power(
+    started: tuple[Phone, Phone], service: TableService, table_id: str
+) -> None:
+    one, _ = homes(service, table_id)
+    service.correct(table_id, f"PLACE P2 A {one}-2", "landed last year")
+    ferried = slot_options(started[1], f"{one}-2")["ferried_by"]
+    assert ferried["then"][f"{one}-o"] and ferried["min"] == 2
+    line = ferried["lines"][f"{one}-o {one}-3"]
+    assert line == f"TS2 P1 F {one}-o F/F A {one}-2 -> {one}-3"
+    ferry = slot_options(started[0], f"{one}-o")["fast_ferry"]
+    fleet_line = ferry["lines"][f"{one}-2 {one}-3"]
+    assert fleet_line == f"TS2 F {one}-o F/F P2 A {one}-2 -> {one}-3"
+    for phone, text in ((started[1], line), (started[0], fleet_line)):
+        assert phone.post("/seat/orders", json={"text": text}).get_json()["ok"]
+    ready_both(started)
+    assert units_at(service, table_id, f"{one}-3") == [
+        {"power": "P2", "type": "A", "region": f"{one}-3", "cargo": None}
+    ]
+
+
 # Retreats and Winter -------------------------------------------------------------------------
 
 

@@ -11,7 +11,7 @@ that does not order its disbands loses units in civil disorder (and builds nothi
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.cosmic.afmodule import af_retreat_options
@@ -29,9 +29,10 @@ from companion.cosmic.game import (
 )
 from companion.cosmic.record import load_record, record_json
 from companion.diplomacy.adjustments import adjudicate_adjustments
-from companion.diplomacy.geography import Power, UnitType
+from companion.diplomacy.geography import Map, Power, RegionId, Terrain, UnitType
 from companion.diplomacy.options import unit_options
 from companion.diplomacy.orders import Order, OrderKind
+from companion.diplomacy.rules import Unit
 from companion.errors import CompanionError, OrderSyntaxError, StateError
 from companion.service.session import Stage, SubmissionError
 from companion.settings import HouseRules
@@ -459,49 +460,7 @@ class CosmicClusterSession:
         units = list(position.units)
         out: dict[str, Any] = {"power": power, "home": self.core.cluster.home_of(power).name}
         if position.phase is Phase.ORDERS:
-            entries = []
-            for unit in units:
-                if unit.power != power and unit.cargo != power:
-                    continue
-                options = unit_options(game_map, units, unit)
-                entry: dict[str, Any] = {
-                    "unit": unit.text(),
-                    "type": "A/F" if unit.cargo else unit.unit_type.value,
-                    "region": unit.region,
-                    "kinds": [k.name.lower() for k in options.kinds if k is not OrderKind.CONVOY],
-                    "moves": [
-                        m
-                        for m in options.moves
-                        if unit.cargo is None or game_map.regions[m].terrain.value == "sea"
-                    ],
-                    "support_holds": list(options.support_holds),
-                    "support_moves": [list(p) for p in options.support_moves],
-                }
-                if unit.unit_type is UnitType.ARMY:
-                    entry["board"] = sorted(
-                        u.region
-                        for u in units
-                        if u.unit_type is UnitType.FLEET
-                        and u.cargo is None
-                        and u.region in game_map.fleet_moves[unit.region]
-                    )
-                    entry["time_scales"] = {"board": 1, "move": 2, "embark": 3}
-                elif unit.cargo is not None:
-                    entry["land"] = sorted(
-                        r
-                        for r in game_map.fleet_moves[unit.region]
-                        if game_map.regions[r].terrain.value != "sea"
-                    )
-                    entry["time_scales"] = {"land": 1, "move": 2, "disembark": 3, "ts3_move": 3}
-                else:
-                    entry["fast_ferry"] = sorted(
-                        r
-                        for r in game_map.fleet_moves[unit.region]
-                        if game_map.regions[r].terrain.value != "sea"
-                    )
-                    entry["time_scales"] = {"move": 2, "fast_ferry": 2, "ts3_move": 3}
-                entries.append(entry)
-            out["units"] = entries
+            out["units"] = order_options(game_map, units, power)
         elif position.phase is Phase.RETREATS:
             turn = retreat_turn(position)
             out["retreats"] = [
@@ -529,3 +488,102 @@ class CosmicClusterSession:
                 "units": [u.text() for u in units if u.power == power],
             }
         return out
+
+
+def _is_sea(game_map: Map, region: RegionId) -> bool:
+    return game_map.regions[region].terrain is Terrain.SEA
+
+
+def order_options(game_map: Map, units: Sequence[Unit], power: Power) -> list[dict[str, Any]]:
+    """Per unit ``power`` may order (its own, and an A/F that carries its army or that its
+    fleet carries), what it may be ordered to do, for the phone's order builder.
+
+    ``role`` is ``own`` (a unit of the power, or an A/F of its fleet and its army), ``fleet``
+    (the power's fleet carrying another power's army: the fleet's orders, and the army's with the
+    army's owner named) or ``army`` (the power's army aboard another power's fleet: only the
+    army's own orders, which come first (module section G): land, disembark, move to one of its
+    own fleets). ``owners`` names the power of every unit of another power an option names, so
+    the builder writes it in front (``TS1 A sol-1 B P2 F sol-o``): boarding or ferrying with a
+    foreign unit needs both powers to order it (section G): ``take_aboard`` lists the foreign
+    armies this power's empty fleet may take aboard (its half of a boarding or an embarkation)
+    and ``ferried_by`` the foreign fleets that may Fast Ferry this power's army, with where to
+    (the army's half of the ferry)."""
+    entries = []
+    empty_fleets = [u for u in units if u.unit_type is UnitType.FLEET and u.cargo is None]
+    armies = [u for u in units if u.unit_type is UnitType.ARMY]
+    for unit in units:
+        if power not in (unit.power, unit.cargo):
+            continue
+        owners: dict[RegionId, Power] = {}
+        entry: dict[str, Any] = {
+            "unit": unit.text(),
+            "type": "A/F" if unit.cargo else unit.unit_type.value,
+            "region": unit.region,
+            "power": unit.power,
+        }
+        if unit.power != power:  # our army aboard another power's fleet
+            assert unit.cargo == power
+            owners[unit.region] = unit.power
+            shore = sorted(r for r in game_map.fleet_moves[unit.region] if not _is_sea(game_map, r))
+            entry.update(
+                role="army",
+                army_owner=power,
+                kinds=[],
+                moves=[],
+                support_holds=[],
+                support_moves=[],
+                land=shore,
+                disembark_to_fleet=sorted(
+                    f.region
+                    for f in empty_fleets
+                    if f.power == power and f.region in game_map.fleet_moves[unit.region]
+                ),
+                time_scales={"land": 1, "disembark": 3, "disembark_to_fleet": 3},
+                owners=owners,
+            )
+            entries.append(entry)
+            continue
+        options = unit_options(game_map, units, unit)
+        entry.update(
+            role="own" if unit.cargo in (None, power) else "fleet",
+            kinds=[k.name.lower() for k in options.kinds if k is not OrderKind.CONVOY],
+            moves=[m for m in options.moves if unit.cargo is None or _is_sea(game_map, m)],
+            support_holds=list(options.support_holds),
+            support_moves=[list(p) for p in options.support_moves],
+        )
+        if unit.unit_type is UnitType.ARMY:
+            board = [f for f in empty_fleets if f.region in game_map.fleet_moves[unit.region]]
+            entry["board"] = sorted(f.region for f in board)
+            owners.update({f.region: f.power for f in board if f.power != power})
+            entry["ferried_by"] = {
+                f.region: sorted(
+                    r
+                    for r in game_map.fleet_moves[f.region]
+                    if not _is_sea(game_map, r) and r != unit.region
+                )
+                for f in board
+                if f.power != power
+            }
+            entry["time_scales"] = {"board": 1, "move": 2, "ferried_by": 2, "embark": 3}
+        elif unit.cargo is not None:
+            entry["army_owner"] = unit.cargo
+            entry["land"] = sorted(
+                r for r in game_map.fleet_moves[unit.region] if not _is_sea(game_map, r)
+            )
+            entry["time_scales"] = {"land": 1, "move": 2, "disembark": 3, "ts3_move": 3}
+        else:
+            shore = [r for r in game_map.fleet_moves[unit.region] if not _is_sea(game_map, r)]
+            entry["fast_ferry"] = sorted(shore)
+            aboard = [a for a in armies if a.power != power and a.region in shore]
+            entry["take_aboard"] = sorted(a.region for a in aboard)
+            owners.update({a.region: a.power for a in aboard})
+            entry["time_scales"] = {
+                "take_aboard": 1,
+                "move": 2,
+                "fast_ferry": 2,
+                "take_aboard_embark": 3,
+                "ts3_move": 3,
+            }
+        entry["owners"] = owners
+        entries.append(entry)
+    return entries
