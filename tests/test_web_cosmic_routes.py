@@ -310,6 +310,36 @@ def test_a_fast_ferry_by_anothers_fleet_is_offered_to_the_army_with_the_fleets_p
     ]
 
 
+def test_an_af_is_offered_its_fleets_support_of_a_landing_on_an_occupied_space(
+    started: tuple[Phone, Phone], service: TableService, table_id: str
+) -> None:
+    _, two = homes(service, table_id)
+    service.correct(table_id, f"REMOVE {two}-o", "set up by hand")
+    service.correct(table_id, f"PLACE P1 A/F {two}-o", "set up by hand")
+    slots = {s["slot"]: s for s in builder(started[0])["units"]}
+    support = slots[f"{two}-o TS1"]
+    assert support["optional"] and support["label"] == "↳ and at TS1, the fleet"
+    (option,) = support["orders"]
+    assert set(option["targets"]) == {f"{two}-1", f"{two}-4", f"{two}-5"}  # P2's units
+    land = slot_options(started[0], f"{two}-o")["land"]["lines"][f"{two}-1"]
+    lines = [land, option["lines"][f"{two}-1"]]
+    assert lines == [f"TS1 A {two}-o L {two}-1", f"TS1 F {two}-o S A {two}-o L {two}-1"]
+    assert started[0].post("/seat/orders", json={"text": "\n".join(lines)}).get_json()["ok"]
+    ready_both(started)
+    assert units_at(service, table_id, f"{two}-1") == [
+        {"power": "P1", "type": "A", "region": f"{two}-1", "cargo": None}
+    ]
+
+
+def test_an_af_is_not_offered_support_against_its_own_powers_units(
+    started: tuple[Phone, Phone], service: TableService, table_id: str
+) -> None:
+    one, _ = homes(service, table_id)
+    service.correct(table_id, f"REMOVE {one}-o", "set up by hand")
+    service.correct(table_id, f"PLACE P1 A/F {one}-o", "set up by hand")
+    assert f"{one}-o TS1" not in {s["slot"] for s in builder(started[0])["units"]}
+
+
 # Retreats and Winter -------------------------------------------------------------------------
 
 

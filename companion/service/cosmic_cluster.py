@@ -570,7 +570,20 @@ def order_options(game_map: Map, units: Sequence[Unit], power: Power) -> list[di
             entry["land"] = sorted(
                 r for r in game_map.fleet_moves[unit.region] if not _is_sea(game_map, r)
             )
-            entry["time_scales"] = {"land": 1, "move": 2, "disembark": 3, "ts3_move": 3}
+            # Landing on an occupied space needs the fleet's support, which dislodges the
+            # occupant (module section C.1); never one of the army's own power.
+            entry["support_landing"] = sorted(
+                r
+                for r in entry["land"]
+                if any(u.region == r and u.power != unit.cargo for u in units)
+            )
+            entry["time_scales"] = {
+                "land": 1,
+                "support_landing": 1,
+                "move": 2,
+                "disembark": 3,
+                "ts3_move": 3,
+            }
         else:
             shore = [r for r in game_map.fleet_moves[unit.region] if not _is_sea(game_map, r)]
             entry["fast_ferry"] = sorted(shore)

@@ -637,6 +637,30 @@ def builder_data(you: Mapping[str, Any], position: Mapping[str, Any]) -> dict[st
                     )
                 )
         slots.append({"sector": region, "slot": region, "label": label, "orders": now})
+        if unit.get("support_landing"):
+            slots.append(
+                {
+                    "sector": region,
+                    "slot": f"{region} TS1",
+                    "label": "↳ and at TS1, the fleet",
+                    "orders": [
+                        _option(
+                            "support_landing",
+                            f"Support the landing (TS{scales.get('support_landing', 1)})",
+                            "supports its army landing on",
+                            {
+                                t: (
+                                    f"TS1 F {region} S A {region} L {t}",
+                                    f"supports its army landing on {t}, dislodging the unit "
+                                    "there (TS1; the fleet may then not order at TS2)",
+                                )
+                                for t in unit["support_landing"]
+                            },
+                        )
+                    ],
+                    "optional": True,
+                }
+            )
         if later:
             slots.append(
                 {
