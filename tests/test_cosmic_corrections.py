@@ -3,16 +3,18 @@ owner; each recorded as a step with its reason, undone in reverse, replayed byte
 
 from __future__ import annotations
 
+import json
 import re
 
+import jsonschema
 import pytest
 
 from companion.cosmic.corrections import Correction
 from companion.cosmic.game import CosmicError, CosmicGame, Phase
-from companion.cosmic.record import load_record, record_json
+from companion.cosmic.record import load_record, record_dict, record_json, schema
 from companion.diplomacy.geography import UnitType
 from companion.diplomacy.rules import Unit
-from companion.errors import OrderSyntaxError, StateError
+from companion.errors import OrderSyntaxError, RecordError, StateError
 
 
 @pytest.fixture
@@ -207,3 +209,18 @@ def test_a_raid_and_a_fall_capture_are_recorded_as_centre_changes(game: CosmicGa
     ]
     text = record_json(game)
     assert record_json(load_record(text)) == text
+
+
+def test_the_reference_validator_accepts_a_record_with_corrections(game: CosmicGame) -> None:
+    key = home(game)
+    correct(game, f"CLAIM {key}-8 none", "a raid we forgot")
+    game.undo()
+    jsonschema.Draft202012Validator(schema()).validate(record_dict(game))
+
+
+def test_a_correction_step_without_its_reason_is_not_a_record(game: CosmicGame) -> None:
+    correct(game, f"REMOVE {home(game)}-1")
+    data = record_dict(game)
+    del data["steps"][0]["inputs"]["reason"]
+    with pytest.raises(RecordError, match=r"\$\.steps\[0\]\.inputs"):
+        load_record(json.dumps(data))
