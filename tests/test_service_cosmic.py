@@ -288,3 +288,19 @@ def test_the_private_view_gives_each_power_its_part_of_an_international_af(
     assert (army["role"], army["power"], army["owners"]) == ("army", "P1", {f"{home}-o": "P1"})
     assert army["moves"] == [] and army["support_holds"] == [] and army["land"] == fleet["land"]
     assert not any(u["region"] == f"{home}-o" for u in service.view(table_id, 2)["you"]["units"])
+
+
+def test_a_power_whose_only_unit_is_an_army_aboard_anothers_fleet_still_orders_it(
+    service: TableService,
+) -> None:
+    table_id = seated(service, players=2)
+    home = service.view(table_id, seat=1)["you"]["home"].lower()
+    two = service.view(table_id, seat=2)["you"]["home"].lower()
+    for space in ("1", "4", "5", "o"):
+        service.correct(table_id, f"REMOVE {two}-{space}", "P2 lost its units")
+    for centre in ("1", "4", "5", "8"):
+        service.correct(table_id, f"CLAIM {two}-{centre} none", "and its centres")
+    service.correct(table_id, f"REMOVE {home}-o", "set up by hand")
+    service.correct(table_id, f"PLACE P1 A/F {home}-o P2", "P2's last army, aboard")
+    to_command(service, table_id, players=2)
+    assert service.submit(table_id, 2, f"A {home}-o L {home}-2") == f"TS1 A {home}-o L {home}-2"

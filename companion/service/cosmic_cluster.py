@@ -192,12 +192,16 @@ class CosmicClusterSession:
     def active_seats(self) -> set[int]:
         position = self.core.position
         alive = {u.power for u in position.units} | {p for _, p in position.owners}
+        alive |= {u.cargo for u in position.units if u.cargo is not None}  # armies aboard
         return {int(p[1:]) for p in alive if p in self.core.powers}
 
     def owing(self) -> set[int]:
         position = self.core.position
         if position.phase is Phase.ORDERS:
-            return {int(u.power[1:]) for u in position.units}
+            # An army aboard another power's fleet is its own power's to order (section G).
+            powers = {u.power for u in position.units}
+            powers |= {u.cargo for u in position.units if u.cargo is not None}
+            return {int(p[1:]) for p in powers}
         if position.phase is Phase.RETREATS:
             turn = retreat_turn(position)
             return {
