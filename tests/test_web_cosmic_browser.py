@@ -185,3 +185,42 @@ def test_the_winter_build_form_takes_no_more_builds_than_are_due(browser, site) 
     phone.click("section.build button[type=submit]")
     phone.wait_for_selector("section.build .ok")
     assert service.view(table_id, 1)["you"]["submission"] == f"F {one}-4 build\nF {one}-8 build"
+
+
+def test_c5_3_the_winter_disband_form_counts_a_fleet_with_its_own_army_as_two(
+    browser, site
+) -> None:  # type: ignore[no-untyped-def]
+    """P1 has an A/F of its own in orbit and one disband due: its fleet (which would take the
+    army along, two units) waits from the start; once the army aboard is picked the rest wait."""
+    base, table_id, service = site
+    table = browser.new_context().new_page()
+    table.goto(f"{base}/t/{table_id}")
+    link = table.locator(".join-link").first.get_attribute("href")
+    phone = _phone(browser)
+    phone.goto(link)
+    phone.fill('input[name="name"]', "Ann")
+    phone.click('button[type="submit"]')
+    phone.wait_for_selector(".bar")
+    service.join(table_id, 2, "Bob")
+    service.choose(table_id, 1, {})
+    service.choose(table_id, 2, {})
+    one = service.view(table_id, 1)["you"]["home"].lower()
+    service.skip(table_id)  # discussion
+    for text in (f"REMOVE {one}-1", f"REMOVE {one}-o", f"PLACE P1 A/F {one}-o"):
+        service.correct(table_id, text, "set up the test")
+    service.correct(table_id, f"CLAIM {one}-8 none", "lost it")
+    for _ in range(3):  # Spring orders (all hold), discussion, Fall orders
+        service.skip(table_id)
+    _wait_stage(phone, "build")
+    assert "pick 1 to disband" in phone.locator("section.build").inner_text()
+    army = phone.locator(f'section.build input[value="A {one}-o"]')
+    fleet = phone.locator(f'section.build input[value="F {one}-o"]')
+    assert fleet.is_disabled() and not army.is_disabled()
+    army.check()
+    assert phone.locator(f'input[value="F {one}-5"]').is_disabled()
+    army.uncheck()
+    assert not phone.locator(f'input[value="F {one}-5"]').is_disabled() and fleet.is_disabled()
+    army.check()
+    phone.click("section.build button[type=submit]")
+    phone.wait_for_selector("section.build .ok")
+    assert service.view(table_id, 1)["you"]["submission"] == f"A {one}-o disband"

@@ -460,6 +460,72 @@ def test_an_illegal_adjustment_is_refused(
     assert state(service, table_id) == before
 
 
+@pytest.fixture
+def winter_aboard(
+    started: tuple[Phone, Phone], service: TableService, table_id: str
+) -> tuple[Phone, Phone]:
+    """Host corrections in Spring, then a quiet year: P1 has an A/F of its own in orbit and its
+    fleet in its box carries P2's army (P2's army from 1); P2's 8 is unowned. Ruling C5.3: P1
+    has five units (the A/F is two) on four centres, P2 four (its army aboard) on three."""
+    one, two = homes(service, table_id)
+    for text in (
+        f"REMOVE {one}-1",
+        f"REMOVE {one}-o",
+        f"PLACE P1 A/F {one}-o",
+        f"REMOVE {two}-1",
+        f"PLACE P1 A/F {one}-b P2",
+        f"CLAIM {two}-8 none",
+    ):
+        service.correct(table_id, text, "set up the test")
+    service.skip(table_id)  # Spring orders: everybody holds
+    service.skip(table_id)  # discussion
+    service.skip(table_id)  # Fall orders: everybody holds
+    assert service.view(table_id)["stage"] == "build"
+    return started
+
+
+def test_c5_3_the_winter_form_offers_armies_aboard_and_counts_them(
+    winter_aboard: tuple[Phone, Phone], service: TableService, table_id: str
+) -> None:
+    one, _ = homes(service, table_id)
+    ann = winter_aboard[0].get("/seat/panel").get_data(as_text=True)
+    assert "You have 1 unit more than centres: pick 1 to disband" in ann
+    assert (
+        f'value="A {one}-o"> Disband A {one}-o (your army aboard your fleet; the fleet stays)'
+    ) in ann
+    assert (
+        f'value="F {one}-o" data-weight="2"> Disband F {one}-o (with your army aboard: 2 units)'
+    ) in ann
+    assert f'value="F {one}-b"> Disband F {one}-b (P2&#39;s army aboard goes with it)' in ann
+    bob = winter_aboard[1].get("/seat/panel").get_data(as_text=True)
+    assert "pick 1 to disband" in bob
+    assert f"Disband A {one}-b (your army aboard P1&#39;s fleet; the fleet stays)" in bob
+    table = winter_aboard[0].app.test_client().get(f"/t/{table_id}").get_data(as_text=True)
+    assert "P1 (Ann): 4 centres, 5 units" in table and "P2 (Bob): 3 centres, 4 units" in table
+
+
+def test_c5_3_an_army_aboard_is_disbanded_through_the_winter_form(
+    winter_aboard: tuple[Phone, Phone], service: TableService, table_id: str
+) -> None:
+    one, _ = homes(service, table_id)
+    answer = winter_aboard[1].post("/seat/form", data={"stage": "build", "disband": f"A {one}-b"})
+    assert answer.get_json() == {"ok": True, "text": f"A {one}-b disband"}
+    refused(
+        winter_aboard[0].post("/seat/form", data={"stage": "build", "disband": f"F {one}-o"}),
+        422,
+        "2 units, and P1 has 1 disband left",
+    )
+    service.skip(table_id)  # Winter: P1 ordered nothing, civil disorder
+    last = service.view(table_id)["last"]
+    assert last["orders"][0]["reason"] == (
+        f"disbanded the army aboard P1's fleet in {one}-b; the fleet stays"
+    )
+    # P1's farthest unit is its fleet in the box, empty now: P2's army left it by P2's order.
+    assert last["civil_disorder"] == [f"P1: F {one}-b"]
+    table = winter_aboard[0].app.test_client().get(f"/t/{table_id}").get_data(as_text=True)
+    assert "Disbanded in civil disorder" in table and f"P1: F {one}-b" in table
+
+
 # The host ----------------------------------------------------------------------------------
 
 

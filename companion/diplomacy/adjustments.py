@@ -69,6 +69,13 @@ def is_aboard(game_map: Map, unit: Unit) -> bool:
     return unit.unit_type is UnitType.ARMY and region is not None and region.terrain is Terrain.SEA
 
 
+def carrier(units: Sequence[Unit], power: Power, region: str) -> Unit | None:
+    """The fleet in ``region`` whose army ``A region disband`` by ``power`` disbands: one
+    carrying the power's army, its own fleet first, then by the fleet's power."""
+    carriers = [u for u in units if u.region == region and u.cargo == power]
+    return min(carriers, key=lambda u: (u.power != power, u.power)) if carriers else None
+
+
 def adjudicate_adjustments(
     game_map: Map,
     units: Sequence[Unit],
@@ -191,11 +198,9 @@ class _Winter:
     def _carrier(self, power: Power, region: str) -> Unit | None:
         """Take ``power``'s army off a fleet in ``region`` (its own fleet first, then by the
         fleet's power) and give back that fleet as it was; None if no fleet there carries one."""
-        carriers = [u for u in self.final if u.region == region and u.cargo == power]
-        if not carriers:
-            return None
-        fleet = min(carriers, key=lambda u: (u.power != power, u.power))
-        self.final[self.final.index(fleet)] = dataclasses.replace(fleet, cargo=None)
+        fleet = carrier(self.final, power, region)
+        if fleet is not None:
+            self.final[self.final.index(fleet)] = dataclasses.replace(fleet, cargo=None)
         return fleet
 
     def _disband_fleet(self, order: Order) -> tuple[OrderResult, Power | None]:

@@ -28,7 +28,12 @@ from companion.cosmic.game import (
     retreat_turn,
 )
 from companion.cosmic.record import load_record, record_json
-from companion.diplomacy.adjustments import adjudicate_adjustments
+from companion.diplomacy.adjustments import (
+    adjudicate_adjustments,
+    carrier,
+    is_aboard,
+    winter_units,
+)
 from companion.diplomacy.geography import Map, Power, RegionId, Terrain, UnitType
 from companion.diplomacy.options import unit_options
 from companion.diplomacy.orders import Order, OrderKind
@@ -490,8 +495,31 @@ class CosmicClusterSession:
                 if due > 0
                 else [],
                 "units": [u.text() for u in units if u.power == power],
+                "disbands": disband_choices(game_map, units, power) if due < 0 else [],
             }
         return out
+
+
+def disband_choices(game_map: Map, units: Sequence[Unit], power: Power) -> list[dict[str, Any]]:
+    """What ``power`` may disband in Winter (ruling C5.3), for the phone's form: each with
+    ``unit`` as ordered (``A x`` / ``F x``), a ``note`` on an army aboard or a fleet carrying
+    one, and its ``weight`` in disbands (2 for a fleet carrying the power's own army, which
+    goes with it; another power's army going with a fleet is that power's loss)."""
+    choices = []
+    for unit in winter_units(units, power):
+        written = f"{unit.unit_type.value} {unit.region}"
+        note, weight = "", 1
+        if is_aboard(game_map, unit):
+            fleet = carrier(units, power, unit.region)
+            assert fleet is not None  # winter_units found the army aboard it
+            whose = "your" if fleet.power == power else f"{fleet.power}'s"
+            note = f"your army aboard {whose} fleet; the fleet stays"
+        elif unit.cargo == power:
+            note, weight = "with your army aboard: 2 units", 2
+        elif unit.cargo is not None:
+            note = f"{unit.cargo}'s army aboard goes with it"
+        choices.append({"unit": written, "note": note, "weight": weight})
+    return choices
 
 
 def _is_sea(game_map: Map, region: RegionId) -> bool:

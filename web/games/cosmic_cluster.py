@@ -377,6 +377,7 @@ def summary_lines(last: Mapping[str, Any] | None) -> dict[str, list[str]]:
             f"{d['unit']} (attacked from {d['attacker_from']})" for d in last.get("dislodged", [])
         ],
         "Disbanded": list(last.get("disbanded", [])),
+        "Disbanded in civil disorder": list(last.get("civil_disorder", [])),
         "Centres changed": list(last.get("notes", [])),
         "Unreadable orders": [str(e) for e in last.get("syntax_errors", [])],
     }
@@ -819,7 +820,11 @@ class CosmicClusterPages:
                         "hex": colour_hex(power),
                         "name": names.get(power) or "",
                         "centres": count,
-                        "units": sum(1 for u in position["units"] if u["power"] == power),
+                        # An army aboard a fleet is a unit of its own power (ruling C5.3).
+                        "units": sum(
+                            (u["power"] == power) + (u.get("cargo") == power)
+                            for u in position["units"]
+                        ),
                     }
                 )
         return {

@@ -185,6 +185,7 @@
   }
 
   function setup() {
+    panel.querySelectorAll("form[data-max-picks]").forEach(capPicks);
     const section = panel.querySelector("section.orders");
     if (!section) { builder = null; return; }
     if (!builder || builder.section !== section) builder = new Builder(section);
@@ -239,13 +240,15 @@
   }
 
   // A form with data-max-picks="N" (Cosmic Cluster's Winter builds) takes at most N choices:
-  // once N selects or boxes are picked, the others wait until one is cleared.
+  // once N selects or boxes are picked, the others wait until one is cleared. A choice with
+  // data-weight="2" (a fleet taking its own army along) counts twice.
   function capPicks(form) {
     const most = Number(form.dataset.maxPicks);
     const fields = Array.from(form.querySelectorAll("select, input[type=checkbox]"));
     const picked = function (f) { return f.type === "checkbox" ? f.checked : f.value !== ""; };
-    const count = fields.filter(picked).length;
-    fields.forEach(function (f) { f.disabled = !picked(f) && count >= most; });
+    const weight = function (f) { return Number(f.dataset.weight || 1); };
+    const count = fields.filter(picked).reduce(function (n, f) { return n + weight(f); }, 0);
+    fields.forEach(function (f) { f.disabled = !picked(f) && count + weight(f) > most; });
   }
   panel.addEventListener("change", function (e) {
     const form = e.target.closest("form[data-max-picks]");
