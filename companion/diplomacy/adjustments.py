@@ -13,9 +13,10 @@ unit of its own power (ruling C5.3), counted for that power and disbanded by it 
 disband``, ``x`` the fleet's sea space; the fleet stays, empty. A fleet disbanded takes the army
 aboard with it (module section C.4): two units when the army is its own power's; another power's
 army counts as one of that power's disbands when, after its own orders, it still has disbands
-to make, and is otherwise lost beyond its count. In civil disorder an army aboard is at sea: it
-goes with the fleets at its distance, before any fleet in its space. The standard map has no
-A/Fs, so none of this changes standard Diplomacy.
+to make, and is otherwise lost beyond its count. Civil disorder is chosen for every power at
+once from the units left after the orders; an army aboard is at sea there: it goes with the
+fleets at its distance, before any fleet in its space. The standard map has no A/Fs, so none of
+this changes standard Diplomacy (docs/cosmic-cluster.md, "Where the engine had to choose").
 """
 
 from __future__ import annotations
