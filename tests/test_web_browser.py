@@ -240,3 +240,41 @@ def test_the_table_screen_shows_the_virtual_panel_and_sounds_its_buzzer(
             tones = table.evaluate("window.tones")
             assert tones[:2] == [660, 660]  # the phase chime: two tones
             assert 880 in tones[2:]  # then a countdown beep
+
+
+def test_the_builder_gives_a_carrier_a_recall_and_a_deploy_beside_it(
+    browser, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """R3.2: the carrier's second slot opens once its first holds a RECALL."""
+    with TableService(Storage(tmp_path / "t.db")) as service:
+        table_id, _ = new_table(service)
+        tokens = [service.join(table_id, seat, name) for seat, name in ((1, "Ann"), (2, "Bob"))]
+        service.choose(table_id, 2, {"colour": "blue", "home": "S10"})
+        service.choose(table_id, 1, {"colour": "red", "home": "S21"})
+        service.correct(table_id, "PLACE red carrier S22", "a carrier for the test")
+        service.skip(table_id)
+        service.submit(table_id, 1, "DEPLOY S22 S44 S46")
+        while service.view(table_id)["turn"] < 2 or service.view(table_id)["stage"] != "command":
+            service.skip(table_id)
+        with live_server(make_app(service)) as base:
+            phone = _phone(browser, base)
+            phone.goto(f"{base}/t/{table_id}/rejoin/1/{tokens[0]}")
+            pair = phone.locator('.unit-button[data-slot="S22 DEPLOY"]')
+            assert pair.is_disabled() and "give it a RECALL first" in pair.inner_text()
+            phone.locator('.unit-button[data-slot="S22"]').click()
+            phone.locator('.kinds button[data-kind="RECALL"]').click()
+            phone.locator('.target-button[data-target="S44"]').click()
+            phone.locator(".set-order").click()
+            phone.wait_for_selector("section.orders .errors.ok")
+            assert pair.is_enabled()
+            pair.click()
+            phone.locator('.kinds button[data-kind="DEPLOY"]').click()
+            phone.locator('.board .sector[data-sector="S21"]').click()
+            assert (
+                "beside its recall, deploys strike craft to S21"
+                in phone.locator(".readback").inner_text()
+            )
+            phone.locator(".set-order").click()
+            phone.wait_for_selector('.unit-button.has-order[data-slot="S22 DEPLOY"]')
+            stored = service.view(table_id, 1)["you"]["submission"]
+            assert stored == "RECALL S22 S44\nDEPLOY S22 S21"
