@@ -440,9 +440,7 @@ def order_options(state: State, colour: Colour) -> list[dict[str, Any]]:
             ]
             if sources:
                 recalled = min(len(craft_out) or 1, RECALL.target_range[1])
-                orders.append(
-                    {"kind": RECALL.word, "targets": sources, "min": 1, "max": recalled}
-                )
+                orders.append({"kind": RECALL.word, "targets": sources, "min": 1, "max": recalled})
                 if deploy:  # R3.2: the DEPLOY half may send the craft it recalls as well
                     most = min(unit.docked + recalled, DEPLOY.target_range[1])
                     paired = {"kind": DEPLOY.word, "targets": deploy, "min": 1, "max": most}
