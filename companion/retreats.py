@@ -71,12 +71,17 @@ def apply_retreats(
             units.append(Unit(owed.unit, owed.owner, owed.kind, target, owed.docked))
             notes.append(f"{owed.describe()} retreated to {target}")
     carriers = {r.unit: r for r in state.retreats if r.kind is CARRIER}
-    craft, craft_notes = _clean_up_craft(state, units, list(state.craft), destroyed, carriers)
+    craft: list[Craft] | tuple[Craft, ...]
+    if any(c.carrier in destroyed for c in state.craft):
+        craft, craft_notes = _clean_up_craft(state, units, list(state.craft), destroyed, carriers)
+    else:  # only the far-craft rule can remove craft, which keeps the rest in canonical order
+        kept, craft_notes = _far_craft(state, units, state.craft)
+        craft = tuple(kept)
     notes.extend(craft_notes)
     moved = len(units) > len(state.units)  # some retreated: their ids go back in order
     settled = state.replace(
         units=tuple(sorted(units, key=_unit_id)) if moved else state.units,
-        craft=craft,  # a list: re-sorted, since craft may have changed carrier
+        craft=craft,  # a list when orphans changed carrier: re-sorted then
         retreats=(),
         check=False,
     )
@@ -121,8 +126,6 @@ def _clean_up_craft(
 ) -> tuple[list[Craft], list[str]]:
     """R5.4: orphaned craft pass to a carrier within one sector with room, else are destroyed;
     then craft more than one sector from every carrier of their empire are destroyed."""
-    if not any(c.carrier in destroyed for c in craft):  # no orphans: only the far-craft rule
-        return _far_craft(state, units, craft)
     galaxy = state.galaxy
     notes: list[str] = []
     carriers = [u for u in units if u.kind is CARRIER]

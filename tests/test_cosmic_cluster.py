@@ -14,7 +14,14 @@ from companion.cosmic.cluster import (
     generate_cluster,
     jump_lines,
 )
-from companion.cosmic.game import CosmicError, CosmicGame, Phase, Season
+from companion.cosmic.game import (
+    CentreChange,
+    ChangeReason,
+    CosmicError,
+    CosmicGame,
+    Phase,
+    Season,
+)
 from companion.diplomacy.geography import UnitType
 from companion.diplomacy.rules import Unit
 
@@ -151,6 +158,31 @@ def test_c5_2_ownership_changes_only_after_fall() -> None:
     assert neutral not in game.position.owner_map
     game.play_orders({})
     assert game.position.owner_map[neutral] == "P1"
+
+
+def test_a_spring_raid_is_listed_as_a_centre_change_with_its_reason() -> None:
+    game = CosmicGame(3, 5)
+    centre = f"{game.cluster.home_of('P2').key}-8"
+    _occupy(game, "P1", centre)
+    step = game.play_orders({})
+    assert step.result["centres"] == [
+        {"centre": centre, "before": "P2", "after": None, "why": "spring raid"}
+    ]
+    assert game.centre_changes() == [CentreChange(centre, "P2", None, ChangeReason.SPRING_RAID)]
+
+
+def test_fall_ownership_is_listed_as_a_centre_change_from_the_old_owner() -> None:
+    game = CosmicGame(3, 5)
+    neutral = next(c for s in game.cluster.systems if s.kind is SystemKind.MINOR for c in s.centres)
+    _occupy(game, "P1", neutral)
+    assert game.play_orders({}).result["centres"] == []  # a neutral centre: no raid
+    step = game.play_orders({})
+    assert step.result["centres"] == [
+        {"centre": neutral, "before": None, "after": "P1", "why": "fall ownership"}
+    ]
+    assert game.position.season is Season.SPRING  # 5 centres, 5 units: no Winter
+    game.play_orders({})
+    assert game.centre_changes() == []  # the latest season changed nothing
 
 
 def test_c5_4_two_players_reaching_18_together_both_win() -> None:

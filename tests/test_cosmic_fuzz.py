@@ -64,3 +64,48 @@ def test_random_order_texts_never_break_a_game() -> None:
                 game.play_retreats({})
             else:
                 game.play_adjustments({})
+
+
+CORRECTIONS = [
+    "PLACE {p} {t} {a}",
+    "PLACE {p} A/F {a} {q}",
+    "REMOVE {a}",
+    "REMOVE {p} {t} {a}",
+    "MOVE {a} {b}",
+    "MOVE {p} {t} {a} {b}",
+    "CLAIM {a} {p}",
+    "CLAIM {a} none",
+    "PLACE {p}",
+    "{t} {a} {b}",
+]
+
+
+def test_random_corrections_are_made_or_refused_with_a_reason_and_always_replay() -> None:
+    """Every correction either applies or raises a CompanionError leaving the position as it
+    was; undos are mixed in; the record of it all replays to the same bytes."""
+    from companion.cosmic.corrections import Correction
+    from companion.cosmic.record import load_record, record_json
+    from companion.errors import CompanionError
+
+    rng = random.Random(11)
+    for seed in range(4):
+        game = CosmicGame(seed, rng.randint(2, 9))
+        regions = sorted(game.map.regions)
+        for _ in range(60):
+            before = (game.position, len(game.steps))
+            text = rng.choice(CORRECTIONS).format(
+                p=rng.choice([*game.powers, "P0", "x"]),
+                q=rng.choice(game.powers),
+                t=rng.choice(["A", "F", "A/F", "Z"]),
+                a=rng.choice([*regions, "nowhere-1"]),
+                b=rng.choice(regions),
+            )
+            try:
+                if rng.random() < 0.15:
+                    game.undo()
+                else:
+                    game.correct(Correction.parse(text, "fuzz"))
+            except CompanionError:
+                assert (game.position, len(game.steps)) == before
+        text = record_json(game)
+        assert record_json(load_record(text)) == text

@@ -4,14 +4,15 @@ with timers and ready-ups, missed orders take the defaults, and a restart restor
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
 
-from companion.cosmic.record import load_record
+from companion.cosmic.record import load_record, record_json
 from companion.diplomacy.geography import UnitType
 from companion.diplomacy.rules import Unit
-from companion.errors import StateError
+from companion.errors import CompanionError, StateError
 from companion.service import FakeClock, Storage, TableService
 from companion.service.cosmic_cluster import CosmicClusterSession
 from companion.service.session import Stage, SubmissionError
@@ -170,3 +171,136 @@ def test_a_ts2_order_may_name_where_the_army_gets_to_in_ts1(service: TableServic
     home = service.view(table_id, seat=1)["you"]["home"].lower()
     canonical = service.submit(table_id, 1, f"A {home}-1 B F {home}-o\nA/F {home}-o -> {home}-b")
     assert canonical == f"TS1 A {home}-1 B F {home}-o\nTS2 A/F {home}-o -> {home}-b"
+
+
+# Host corrections ----------------------------------------------------------------------------
+
+
+def stored(service: TableService, table_id: str) -> tuple[object, ...]:
+    return (service.view(table_id), len(service.storage.entries(table_id)))
+
+
+def test_a_host_correction_moves_a_unit_and_is_recorded_with_its_reason(
+    service: TableService,
+) -> None:
+    table_id = seated(service)
+    home = service.view(table_id, seat=1)["you"]["home"].lower()
+    service.correct(table_id, f"move {home}-1 {home}-2", "knocked off its space")
+    units = service.view(table_id)["game"]["position"]["units"]
+    assert {"power": "P1", "type": "A", "region": f"{home}-2", "cargo": None} in units
+    step = load_record(service.export(table_id)).steps[-1]
+    assert step.kind == "correction"
+    assert step.inputs == {"text": f"MOVE {home}-1 {home}-2", "reason": "knocked off its space"}
+
+
+@pytest.mark.parametrize(
+    ("text", "reason", "error"),
+    [
+        ("TELEPORT x y", "why", "expected a correction: PLACE, REMOVE, MOVE, CLAIM"),
+        ("PLACE P1 A", "why", "expected PLACE power type space"),
+        ("PLACE P1 A {home}-1", "why", "{home}-1 already holds P1: A {home}-1"),
+        ("REMOVE {home}-3", "why", "there is no unit in {home}-3"),
+        ("CLAIM {home}-3 P2", "why", "{home}-3 is not a supply centre"),
+        ("REMOVE {home}-1", "  ", "a correction needs a reason"),
+    ],
+)
+def test_a_bad_correction_says_what_is_wrong_and_changes_nothing(
+    service: TableService, text: str, reason: str, error: str
+) -> None:
+    table_id = seated(service)
+    home = service.view(table_id, seat=1)["you"]["home"].lower()
+    before = stored(service, table_id)
+    with pytest.raises(CompanionError, match=re.escape(error.format(home=home))):
+        service.correct(table_id, text.format(home=home), reason)
+    assert stored(service, table_id) == before
+
+
+def test_the_host_undoes_corrections_in_reverse_and_then_is_told_there_is_none(
+    service: TableService,
+) -> None:
+    table_id = seated(service)
+    home = service.view(table_id, seat=1)["you"]["home"].lower()
+    start = service.view(table_id)["game"]["position"]
+    service.correct(table_id, f"REMOVE {home}-1", "lost")
+    service.correct(table_id, f"CLAIM {home}-8 P2", "traded")
+    service.undo(table_id)
+    assert service.view(table_id)["game"]["position"]["owners"][f"{home}-8"] == "P1"
+    service.undo(table_id)
+    assert service.view(table_id)["game"]["position"] == start
+    before = stored(service, table_id)
+    with pytest.raises(CompanionError, match="there is no correction to undo"):
+        service.undo(table_id)
+    assert stored(service, table_id) == before
+
+
+def test_corrections_and_undos_survive_a_restart_and_replay_byte_for_byte(
+    db: Path, clock: FakeClock
+) -> None:
+    with TableService(Storage(db), clock=clock) as service:
+        table_id = seated(service)
+        to_command(service, table_id)
+        home = service.view(table_id, seat=1)["you"]["home"].lower()
+        service.correct(table_id, f"PLACE P2 A/F {home}-b P1", "an international A/F")
+        service.correct(table_id, f"REMOVE {home}-4", "lost")
+        service.undo(table_id)
+        before = service.export(table_id)
+    with TableService(Storage(db), clock=clock) as service:
+        assert service.export(table_id) == before
+        service.undo(table_id)  # the A/F's placing is still the latest correction
+        units = service.view(table_id)["game"]["position"]["units"]
+        assert not any(u["region"] == f"{home}-b" for u in units)
+    assert record_json(load_record(before)) == before
+
+
+def test_corrections_wait_while_a_cosmic_table_takes_retreats(service: TableService) -> None:
+    table_id = seated(service, players=2)
+    to_command(service, table_id, players=2)
+    key = service.view(table_id, seat=2)["you"]["home"].lower()
+    service.correct(table_id, f"PLACE P1 A {key}-2", "landed earlier")
+    service.correct(table_id, f"PLACE P1 A {key}-8", "landed earlier")
+    service.submit(table_id, 1, f"A {key}-2 -> {key}-1\nA {key}-8 S A {key}-2 -> {key}-1")
+    service.submit(table_id, 2, f"F {key}-o -> {key}-b\nF {key}-5 -> {key}-o")  # 5 is free
+    for seat in (1, 2):
+        service.set_ready(table_id, seat)
+    assert service.view(table_id)["stage"] == Stage.RETREATS.value
+    before = stored(service, table_id)
+    with pytest.raises(CompanionError, match="not while the game waits for retreats"):
+        service.correct(table_id, f"REMOVE {key}-5", "why")
+    with pytest.raises(CompanionError, match="no correction to undo since the last orders"):
+        service.undo(table_id)
+    assert stored(service, table_id) == before
+
+
+def test_the_private_view_gives_each_power_its_part_of_an_international_af(
+    service: TableService,
+) -> None:
+    """Module section G: the fleet's owner orders the A/F (and may order the army, second);
+    the army's owner orders only its army, and sees whose fleet carries it."""
+    table_id = seated(service)
+    to_command(service, table_id)
+    home = service.view(table_id, seat=1)["you"]["home"].lower()
+    service.correct(table_id, f"REMOVE {home}-o", "set up by hand")
+    service.correct(table_id, f"PLACE P1 A/F {home}-o P3", "set up by hand")
+    fleet = next(u for u in service.view(table_id, 1)["you"]["units"] if u["type"] == "A/F")
+    assert (fleet["role"], fleet["army_owner"]) == ("fleet", "P3")
+    assert fleet["moves"] and fleet["land"]
+    army = next(u for u in service.view(table_id, 3)["you"]["units"] if u["type"] == "A/F")
+    assert (army["role"], army["power"], army["owners"]) == ("army", "P1", {f"{home}-o": "P1"})
+    assert army["moves"] == [] and army["support_holds"] == [] and army["land"] == fleet["land"]
+    assert not any(u["region"] == f"{home}-o" for u in service.view(table_id, 2)["you"]["units"])
+
+
+def test_a_power_whose_only_unit_is_an_army_aboard_anothers_fleet_still_orders_it(
+    service: TableService,
+) -> None:
+    table_id = seated(service, players=2)
+    home = service.view(table_id, seat=1)["you"]["home"].lower()
+    two = service.view(table_id, seat=2)["you"]["home"].lower()
+    for space in ("1", "4", "5", "o"):
+        service.correct(table_id, f"REMOVE {two}-{space}", "P2 lost its units")
+    for centre in ("1", "4", "5", "8"):
+        service.correct(table_id, f"CLAIM {two}-{centre} none", "and its centres")
+    service.correct(table_id, f"REMOVE {home}-o", "set up by hand")
+    service.correct(table_id, f"PLACE P1 A/F {home}-o P2", "P2's last army, aboard")
+    to_command(service, table_id, players=2)
+    assert service.submit(table_id, 2, f"A {home}-o L {home}-2") == f"TS1 A {home}-o L {home}-2"

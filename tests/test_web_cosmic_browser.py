@@ -149,3 +149,39 @@ def test_a_spring_movement_phase_through_the_phones_and_the_table_screen(browser
     assert f"TS2 A {two}-1 -> {two}-2" in table.locator(".summary").first.inner_text()
     ann.screenshot(path=str(ARTIFACTS / "cosmic-phone-results.png"), full_page=True)
     table.screenshot(path=str(ARTIFACTS / "cosmic-table-results.png"), full_page=True)
+
+
+def test_the_winter_build_form_takes_no_more_builds_than_are_due(browser, site) -> None:  # type: ignore[no-untyped-def]
+    """P1 lost two armies (a host's correction): two builds due, three empty home centres. Once
+    two are picked the third waits; clearing one frees it again."""
+    base, table_id, service = site
+    table = browser.new_context().new_page()
+    table.goto(f"{base}/t/{table_id}")
+    link = table.locator(".join-link").first.get_attribute("href")
+    phone = _phone(browser)
+    phone.goto(link)
+    phone.fill('input[name="name"]', "Ann")
+    phone.click('button[type="submit"]')
+    phone.wait_for_selector(".bar")
+    service.join(table_id, 2, "Bob")
+    service.choose(table_id, 1, {})
+    service.choose(table_id, 2, {})
+    one = service.view(table_id, 1)["you"]["home"].lower()
+    for _ in range(3):  # discussion, Spring orders (all hold), discussion
+        service.skip(table_id)
+    service.correct(table_id, f"REMOVE {one}-1", "lost in a spill")
+    service.correct(table_id, f"REMOVE {one}-4", "lost in a spill")
+    service.skip(table_id)  # Fall orders: all hold
+    _wait_stage(phone, "build")
+    assert "You may build up to 2 units" in phone.locator("section.build").inner_text()
+    picks = [phone.locator(f'select[name="build-{one}-{n}"]') for n in (1, 4, 8)]
+    picks[0].select_option("A")
+    assert not picks[2].is_disabled()
+    picks[1].select_option("F")
+    assert picks[2].is_disabled() and not picks[0].is_disabled()
+    picks[0].select_option("")
+    assert not picks[2].is_disabled()
+    picks[2].select_option("F")
+    phone.click("section.build button[type=submit]")
+    phone.wait_for_selector("section.build .ok")
+    assert service.view(table_id, 1)["you"]["submission"] == f"F {one}-4 build\nF {one}-8 build"

@@ -206,6 +206,140 @@ def test_both_ready_resolves_spring_and_the_phone_explains_its_orders(
     assert two not in ann.get("/seat/panel").get_data(as_text=True).split("What your orders")[1]
 
 
+# International A/Fs (module section G) -------------------------------------------------------
+
+
+def slot_options(phone: Phone, slot: str) -> dict[str, dict[str, Any]]:
+    slots = {s["slot"]: s for s in builder(phone)["units"]}
+    return {option["kind"]: option for option in slots[slot]["orders"]}
+
+
+def ready_both(phones: tuple[Phone, Phone]) -> None:
+    for phone in phones:
+        phone.post("/seat/ready", json={"ready": True, "stage": "command"})
+
+
+def units_at(service: TableService, table_id: str, region: str) -> list[dict[str, Any]]:
+    units = service.view(table_id)["game"]["position"]["units"]
+    return [u for u in units if u["region"] == region]
+
+
+@pytest.fixture
+def mixed_af(started: tuple[Phone, Phone], service: TableService, table_id: str) -> str:
+    """P1's fleet in its home orbit carries P2's army (put there by the host); returns P1's
+    home system."""
+    one, _ = homes(service, table_id)
+    service.correct(table_id, f"REMOVE {one}-o", "the A/F was set up by hand")
+    service.correct(table_id, f"PLACE P1 A/F {one}-o P2", "the A/F was set up by hand")
+    return one
+
+
+def test_the_army_aboard_anothers_fleet_is_offered_only_its_own_orders(
+    started: tuple[Phone, Phone], mixed_af: str
+) -> None:
+    one = mixed_af
+    slots = {s["slot"]: s for s in builder(started[1])["units"]}
+    slot = slots[f"{one}-o army"]
+    assert slot["optional"] and slot["label"] == f"Your army aboard P1's A/F in {one}-o"
+    options = {option["kind"]: option for option in slot["orders"]}
+    assert set(options) == {"land", "disembark"}  # no hold, move or support: the fleet's
+    assert options["land"]["lines"][f"{one}-2"] == f"TS1 A {one}-o L {one}-2"
+    assert options["disembark"]["lines"][f"{one}-2"] == f"TS3 A {one}-o D {one}-2"
+
+
+def test_the_fleet_owner_moves_the_af_and_names_the_armys_power_in_its_orders(
+    started: tuple[Phone, Phone], mixed_af: str
+) -> None:
+    one = mixed_af
+    slots = {s["slot"]: s for s in builder(started[0])["units"]}
+    assert slots[f"{one}-o"]["label"] == f"A/F in {one}-o (P2's army aboard)"
+    options = slot_options(started[0], f"{one}-o")
+    assert options["move"]["lines"][f"{one}-b"] == f"TS2 A/F {one}-o -> {one}-b"
+    assert options["land"]["lines"][f"{one}-2"] == f"TS1 P2 A {one}-o L {one}-2"
+    later = slot_options(started[0], f"{one}-o TS3")
+    assert later["disembark"]["lines"][f"{one}-2"] == f"TS3 P2 A {one}-o D {one}-2"
+
+
+def test_the_armys_own_landing_from_the_builder_is_taken_and_carried_out(
+    started: tuple[Phone, Phone], mixed_af: str, service: TableService, table_id: str
+) -> None:
+    one = mixed_af
+    line = slot_options(started[1], f"{one}-o army")["land"]["lines"][f"{one}-2"]
+    assert started[1].post("/seat/orders", json={"text": line}).get_json()["text"] == line
+    ready_both(started)
+    assert units_at(service, table_id, f"{one}-2") == [
+        {"power": "P2", "type": "A", "region": f"{one}-2", "cargo": None}
+    ]
+
+
+def test_boarding_anothers_fleet_is_offered_to_both_powers_and_done_when_both_order_it(
+    started: tuple[Phone, Phone], service: TableService, table_id: str
+) -> None:
+    one, _ = homes(service, table_id)
+    service.correct(table_id, f"PLACE P2 A {one}-2", "landed last year")
+    board = slot_options(started[1], f"{one}-2")["board"]["lines"][f"{one}-o"]
+    assert board == f"TS1 A {one}-2 B P1 F {one}-o"
+    welcome = slot_options(started[0], f"{one}-o")["take_aboard"]
+    assert welcome["lines"][f"{one}-2"] == f"TS1 P2 A {one}-2 B F {one}-o"
+    assert welcome["says"][f"{one}-2"] == f"takes P2's army in {one}-2 aboard (TS1)"
+    for phone, line in ((started[1], board), (started[0], welcome["lines"][f"{one}-2"])):
+        assert phone.post("/seat/orders", json={"text": line}).get_json()["ok"]
+    ready_both(started)
+    assert units_at(service, table_id, f"{one}-o") == [
+        {"power": "P1", "type": "F", "region": f"{one}-o", "cargo": "P2"}
+    ]
+
+
+def test_a_fast_ferry_by_anothers_fleet_is_offered_to_the_army_with_the_fleets_power(
+    started: tuple[Phone, Phone], service: TableService, table_id: str
+) -> None:
+    one, _ = homes(service, table_id)
+    service.correct(table_id, f"PLACE P2 A {one}-2", "landed last year")
+    ferried = slot_options(started[1], f"{one}-2")["ferried_by"]
+    assert ferried["then"][f"{one}-o"] and ferried["min"] == 2
+    line = ferried["lines"][f"{one}-o {one}-3"]
+    assert line == f"TS2 P1 F {one}-o F/F A {one}-2 -> {one}-3"
+    ferry = slot_options(started[0], f"{one}-o")["fast_ferry"]
+    fleet_line = ferry["lines"][f"{one}-2 {one}-3"]
+    assert fleet_line == f"TS2 F {one}-o F/F P2 A {one}-2 -> {one}-3"
+    for phone, text in ((started[1], line), (started[0], fleet_line)):
+        assert phone.post("/seat/orders", json={"text": text}).get_json()["ok"]
+    ready_both(started)
+    assert units_at(service, table_id, f"{one}-3") == [
+        {"power": "P2", "type": "A", "region": f"{one}-3", "cargo": None}
+    ]
+
+
+def test_an_af_is_offered_its_fleets_support_of_a_landing_on_an_occupied_space(
+    started: tuple[Phone, Phone], service: TableService, table_id: str
+) -> None:
+    _, two = homes(service, table_id)
+    service.correct(table_id, f"REMOVE {two}-o", "set up by hand")
+    service.correct(table_id, f"PLACE P1 A/F {two}-o", "set up by hand")
+    slots = {s["slot"]: s for s in builder(started[0])["units"]}
+    support = slots[f"{two}-o TS1"]
+    assert support["optional"] and support["label"] == "↳ and at TS1, the fleet"
+    (option,) = support["orders"]
+    assert set(option["targets"]) == {f"{two}-1", f"{two}-4", f"{two}-5"}  # P2's units
+    land = slot_options(started[0], f"{two}-o")["land"]["lines"][f"{two}-1"]
+    lines = [land, option["lines"][f"{two}-1"]]
+    assert lines == [f"TS1 A {two}-o L {two}-1", f"TS1 F {two}-o S A {two}-o L {two}-1"]
+    assert started[0].post("/seat/orders", json={"text": "\n".join(lines)}).get_json()["ok"]
+    ready_both(started)
+    assert units_at(service, table_id, f"{two}-1") == [
+        {"power": "P1", "type": "A", "region": f"{two}-1", "cargo": None}
+    ]
+
+
+def test_an_af_is_not_offered_support_against_its_own_powers_units(
+    started: tuple[Phone, Phone], service: TableService, table_id: str
+) -> None:
+    one, _ = homes(service, table_id)
+    service.correct(table_id, f"REMOVE {one}-o", "set up by hand")
+    service.correct(table_id, f"PLACE P1 A/F {one}-o", "set up by hand")
+    assert f"{one}-o TS1" not in {s["slot"] for s in builder(started[0])["units"]}
+
+
 # Retreats and Winter -------------------------------------------------------------------------
 
 
@@ -292,6 +426,9 @@ def test_winter_offers_builds_on_empty_home_centres_and_takes_them(
     assert f'name="build-{one}-1"' in page
     table = winter[0].app.test_client().get(f"/t/{table_id}").get_data(as_text=True)
     assert f"P1 takes {two}-1" in table and 'class="centre-changed"' in table
+    changes = service.view(table_id)["game"]["centre_changes"]
+    # Raided in Spring (P2 -> nobody), taken in Fall (nobody -> P1).
+    assert {"centre": f"{two}-1", "before": None, "after": "P1", "why": "fall ownership"} in changes
     answer = winter[0].post("/seat/form", data={"stage": "build", f"build-{one}-1": "F"})
     assert answer.get_json() == {"ok": True, "text": f"F {one}-1 build"}
     # P2 lost two centres (1 and 8) and its army: one unit too many, to disband.
@@ -340,26 +477,60 @@ def _host_post(client: FlaskClient, table_id: str, action: str, **data: str) -> 
     return client.post(f"/t/{table_id}/host/{action}", data={"csrf_token": token, **data})
 
 
-def test_the_host_page_of_a_cosmic_table_shows_its_rules_and_no_corrections(
+def test_the_host_page_of_a_cosmic_table_shows_its_rules_and_the_cosmic_corrections(
     host: tuple[FlaskClient, str],
 ) -> None:
     client, table_id = host
     page = client.get(f"/t/{table_id}/host").get_data(as_text=True)
-    assert "not available for Cosmic Cluster tables yet" in page
+    assert "PLACE P1 A/F vega-o" in page and "CLAIM vega-3 P2" in page
+    assert "MINERALS" not in page and "not available" not in page
     assert '<option value="cosmic-cluster" selected>' in page and "command seconds" in page
 
 
-def test_a_correction_on_a_cosmic_table_is_refused(
-    host: tuple[FlaskClient, str], service: TableService
-) -> None:
-    client, table_id = host
+def _started(service: TableService, table_id: str) -> str:
+    """All three seats in; returns P1's home system (lower case)."""
     for seat in (1, 2, 3):
         service.join(table_id, seat, f"P{seat}")
         service.choose(table_id, seat, {})
-    before = service.view(table_id)
-    answer = _host_post(client, table_id, "correct", text="REMOVE sol-1", reason="typo")
-    refused(answer, 409, "not available for Cosmic Cluster tables yet")
-    assert service.view(table_id) == before
+    return str(service.view(table_id, 1)["you"]["home"]).lower()
+
+
+def test_the_host_corrects_a_cosmic_table_and_undoes_it(
+    host: tuple[FlaskClient, str], service: TableService
+) -> None:
+    client, table_id = host
+    one = _started(service, table_id)
+    start = service.view(table_id)["game"]["position"]
+    drawn = client.get(f"/t/{table_id}").get_data(as_text=True)
+    answer = _host_post(client, table_id, "correct", text=f"MOVE {one}-1 {one}-2", reason="bumped")
+    assert answer.status_code == 302
+    units = service.view(table_id)["game"]["position"]["units"]
+    assert {"power": "P1", "type": "A", "region": f"{one}-2", "cargo": None} in units
+    assert client.get(f"/t/{table_id}").get_data(as_text=True) != drawn  # redrawn
+    record = client.get(f"/t/{table_id}/host/export").get_json()
+    assert record["steps"][-1]["inputs"] == {"text": f"MOVE {one}-1 {one}-2", "reason": "bumped"}
+    assert _host_post(client, table_id, "undo").status_code == 302
+    assert service.view(table_id)["game"]["position"] == start
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("REMOVE {one}-3", "there is no unit in {one}-3"),
+        ("PLACE P1 A {one}-o", "cannot hold an army"),
+        ("PLACE P4 A {one}-2", "there is no power P4 in this game"),
+        ("SWAP {one}-1 {one}-2", "expected a correction: PLACE, REMOVE, MOVE, CLAIM"),
+    ],
+)
+def test_a_bad_correction_on_a_cosmic_table_is_refused_and_changes_nothing(
+    host: tuple[FlaskClient, str], service: TableService, text: str, words: str
+) -> None:
+    client, table_id = host
+    one = _started(service, table_id)
+    before = state(service, table_id)
+    answer = _host_post(client, table_id, "correct", text=text.format(one=one), reason="typo")
+    refused(answer, 409, words.format(one=one))
+    assert state(service, table_id) == before
 
 
 def test_the_host_pauses_and_exports_a_cosmic_table(
@@ -468,9 +639,12 @@ def test_arrows_follow_moves_boardings_landings_and_ferries() -> None:
     assert arrow_ends("not an order") is None
 
 
-def test_centres_changed_come_from_the_seasons_notes() -> None:
-    notes = ["P1 takes vega-1", "spring raid: P2 in sol-4 leaves it unowned", "other"]
-    assert changed_centres({"notes": notes}) == {"vega-1": "P1", "sol-4": None}
+def test_centres_changed_come_from_the_seasons_structured_changes() -> None:
+    changes = [
+        {"centre": "vega-1", "before": None, "after": "P1", "why": "fall ownership"},
+        {"centre": "sol-4", "before": "P3", "after": None, "why": "spring raid"},
+    ]
+    assert changed_centres(changes) == {"vega-1": "P1", "sol-4": None}
 
 
 def test_the_drawing_outlines_changed_centres_and_fades_failed_moves(
@@ -488,10 +662,11 @@ def test_the_drawing_outlines_changed_centres_and_fades_failed_moves(
                 "reason": "bounced",
             },
         ],
-        "notes": [f"P1 takes {one}-3"],
+        "notes": ["a note the drawing does not read"],
     }
+    changes = [{"centre": f"{one}-3", "before": None, "after": "P1", "why": "fall ownership"}]
     position = {"units": [], "owners": {}, "retreats": []}
-    svg = str(cluster_svg(cluster, position, last=last))
+    svg = str(cluster_svg(cluster, position, last=last, changes=changes))
     assert 'class="arrow arrow-failed"' in svg and 'stroke-opacity="0.4"' in svg
     assert svg.count('class="centre-changed"') == 1
 

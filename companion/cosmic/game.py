@@ -30,6 +30,7 @@ from companion.cosmic.afmodule import (
 )
 from companion.cosmic.afnotation import AFOrder
 from companion.cosmic.cluster import Cluster, generate_cluster
+from companion.cosmic.corrections import Correction, apply_correction
 from companion.diplomacy.adjustments import adjudicate_adjustments, adjustment_counts
 from companion.diplomacy.geography import Map, Power, ProvinceId, UnitType
 from companion.diplomacy.movement import MovementResult
@@ -52,6 +53,41 @@ class Season(enum.Enum):
     WINTER = "winter"
 
     __hash__ = object.__hash__
+
+
+class ChangeReason(enum.Enum):
+    """Why a supply centre changed owner."""
+
+    FALL_OWNERSHIP = "fall ownership"
+    """After a Fall turn each occupied centre belongs to its occupier."""
+    SPRING_RAID = "spring raid"
+    """After a Spring turn a centre occupied by another power's unit becomes unowned (rule 11)."""
+    CORRECTION = "correction"
+    """The host set the owner (a board correction)."""
+
+    __hash__ = object.__hash__
+
+
+@dataclasses.dataclass(frozen=True)
+class CentreChange:
+    """A supply centre that changed owner: ``before`` and ``after`` (None: unowned)."""
+
+    centre: ProvinceId
+    before: Power | None
+    after: Power | None
+    why: ChangeReason
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "centre": self.centre,
+            "before": self.before,
+            "after": self.after,
+            "why": self.why.value,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CentreChange:
+        return cls(data["centre"], data["before"], data["after"], ChangeReason(data["why"]))
 
 
 class Phase(enum.Enum):
@@ -116,6 +152,24 @@ class Position:
             "contested": sorted(self.contested),
             "winners": list(self.winners),
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Position:
+        """The position of :meth:`to_dict` (a retreat's options are worked out again)."""
+
+        def unit(u: Mapping[str, Any]) -> Unit:
+            return Unit(u["power"], UnitType(u["type"]), u["region"], u["cargo"])
+
+        return cls(
+            data["year"],
+            Season(data["season"]),
+            Phase(data["phase"]),
+            tuple(unit(u) for u in data["units"]),
+            tuple(sorted(data["owners"].items())),
+            tuple(Lifted(unit(x), x["attacker_from"], x["time_scale"]) for x in data["retreats"]),
+            tuple(data["contested"]),
+            tuple(data["winners"]),
+        )
 
     def to_json(self, cluster: Cluster) -> str:
         return json.dumps(
@@ -188,6 +242,8 @@ class CosmicGame:
         )
         self.position = self.initial
         self.steps: list[Step] = []
+        self.undoable: list[tuple[Correction, Position]] = []
+        """Corrections since the last step played, with the position before each."""
 
     @property
     def seed(self) -> int:
@@ -256,8 +312,9 @@ class CosmicGame:
         if turn.dislodged:
             position = dataclasses.replace(position, phase=Phase.RETREATS)
         else:
-            position, notes = self._end_of_season(position)
+            position, notes, changes = self._end_of_season(position)
             result["notes"] = notes
+            result["centres"] = [c.to_dict() for c in changes]
         return self._record("orders", inputs, result, position)
 
     def play_retreats(self, inputs: Mapping[str, str]) -> Step:
@@ -270,12 +327,13 @@ class CosmicGame:
         position = dataclasses.replace(
             self.position, units=tuple(_sorted_units(retreat.units)), lifted=(), contested=()
         )
-        position, notes = self._end_of_season(position)
+        position, notes, changes = self._end_of_season(position)
         result = {
             "orders": [_plain_result(r) for r in retreat.results],
             "syntax_errors": errors,
             "disbanded": [u.text() for u in retreat.disbanded],
             "notes": notes,
+            "centres": [c.to_dict() for c in changes],
         }
         return self._record("retreats", inputs, result, position)
 
@@ -299,16 +357,61 @@ class CosmicGame:
             "orders": [_plain_result(r) for r in result_.results],
             "syntax_errors": errors,
             "civil_disorder": [u.text() for u in result_.civil_disorder],
+            "centres": [],
         }
         return self._record("adjustments", inputs, result, position)
+
+    def correct(self, correction: Correction) -> Step:
+        """Apply a host's correction (:mod:`companion.cosmic.corrections`) and record it."""
+        before = self.position
+        if before.phase not in (Phase.ORDERS, Phase.ADJUSTMENTS):
+            raise CosmicError(
+                "corrections are made while orders or Winter adjustments are awaited, not while "
+                f"the game waits for {before.phase.value}"
+            )
+        done = apply_correction(correction, self.cluster, self.powers, before.units, before.owners)
+        after = dataclasses.replace(before, units=done.units, owners=done.owners)
+        result = {
+            "notes": [f"corrected: {correction.text()}"],
+            "centres": [c.to_dict() for c in _owner_changes(before, after)],
+        }
+        step = self._record(
+            "correction", {"text": correction.text(), "reason": correction.reason}, result, after
+        )
+        self.undoable.append((correction, before))
+        return step
+
+    def undo(self) -> tuple[Correction, Step]:
+        """Undo the latest correction, as long as no season's step was played since."""
+        if not self.undoable:
+            raise CosmicError(
+                "there is no correction to undo since the last orders, retreats or adjustments "
+                "were played; make a new correction instead"
+            )
+        correction, before = self.undoable.pop()
+        result = {
+            "notes": [f"undid: {correction.text()}"],
+            "centres": [c.to_dict() for c in _owner_changes(self.position, before)],
+        }
+        return correction, self._record("undo", {}, result, before)
+
+    def centre_changes(self) -> list[CentreChange]:
+        """The supply centres that changed owner in the latest season played (none after a
+        Winter); a host's corrections are not seasons and are passed over."""
+        for step in reversed(self.steps):
+            if step.kind in ("orders", "retreats", "adjustments"):
+                return [CentreChange.from_dict(c) for c in step.result.get("centres", [])]
+        return []
 
     def adjustments_due(self) -> dict[Power, int]:
         """Builds (positive) or disbands (negative) per power this winter."""
         counts = adjustment_counts(self.map, self.position.units, self.position.owner_map)
         return {p: counts.get(p, 0) for p in self.powers}
 
-    def _end_of_season(self, position: Position) -> tuple[Position, list[str]]:
+    def _end_of_season(self, position: Position) -> tuple[Position, list[str], list[CentreChange]]:
+        """The position after the season's centre changes, with notes and the changes."""
         notes: list[str] = []
+        changes: list[CentreChange] = []
         provinces = self.map.provinces
         owners = dict(position.owners)
         occupants = {
@@ -321,6 +424,7 @@ class CosmicGame:
                 owner = owners.get(province)
                 if provinces[province].supply_centre and owner is not None and owner != power:
                     del owners[province]
+                    changes.append(CentreChange(province, owner, None, ChangeReason.SPRING_RAID))
                     notes.append(f"spring raid: {power} in {province} leaves it unowned")
             after = dataclasses.replace(
                 position,
@@ -328,9 +432,12 @@ class CosmicGame:
                 phase=Phase.ORDERS,
                 owners=tuple(sorted(owners.items())),
             )
-            return after, notes
+            return after, notes, changes
         for province, power in sorted(occupants.items()):
             if provinces[province].supply_centre and owners.get(province) != power:
+                changes.append(
+                    CentreChange(province, owners.get(province), power, ChangeReason.FALL_OWNERSHIP)
+                )
                 owners[province] = power
                 notes.append(f"{power} takes {province}")
         position = dataclasses.replace(
@@ -339,18 +446,16 @@ class CosmicGame:
         winners = tuple(p for p in self.powers if position.centres(p) >= VICTORY_CENTRES)
         if winners:
             notes.append(f"{' and '.join(winners)} reach {VICTORY_CENTRES} centres and win")
-            return dataclasses.replace(position, phase=Phase.OVER, winners=winners), notes
+            over = dataclasses.replace(position, phase=Phase.OVER, winners=winners)
+            return over, notes, changes
         counts = adjustment_counts(self.map, position.units, position.owner_map)
         if any(counts.get(p, 0) for p in self.powers):
-            return dataclasses.replace(
-                position, season=Season.WINTER, phase=Phase.ADJUSTMENTS
-            ), notes
-        return (
-            dataclasses.replace(
-                position, year=position.year + 1, season=Season.SPRING, phase=Phase.ORDERS
-            ),
-            notes,
+            winter = dataclasses.replace(position, season=Season.WINTER, phase=Phase.ADJUSTMENTS)
+            return winter, notes, changes
+        spring = dataclasses.replace(
+            position, year=position.year + 1, season=Season.SPRING, phase=Phase.ORDERS
         )
+        return spring, notes, changes
 
     def _record(
         self, kind: str, inputs: Mapping[str, str], result: dict[str, Any], position: Position
@@ -360,6 +465,8 @@ class CosmicGame:
         )
         self.position = position
         self.steps.append(step)
+        if kind not in ("correction", "undo"):
+            self.undoable.clear()
         return step
 
     def apply(self, step: Step) -> None:
@@ -373,14 +480,30 @@ class CosmicGame:
             "retreats": self.play_retreats,
             "adjustments": self.play_adjustments,
         }.get(step.kind)
-        if play is None:
+        if play is not None:
+            replayed = play(step.inputs)
+        elif step.kind == "correction":
+            replayed = self.correct(
+                Correction.parse(step.inputs["text"], step.inputs.get("reason", ""))
+            )
+        elif step.kind == "undo":
+            replayed = self.undo()[1]
+        else:
             raise CosmicError(f"unknown step kind {step.kind!r}")
-        replayed = play(step.inputs)
         if replayed.digest != step.digest:
             raise CosmicError(
                 f"replaying the {step.kind} of {step.season} gave a different position "
                 f"(digest {replayed.digest}, recorded {step.digest})"
             )
+
+
+def _owner_changes(before: Position, after: Position) -> list[CentreChange]:
+    old, new = before.owner_map, after.owner_map
+    return [
+        CentreChange(c, old.get(c), new.get(c), ChangeReason.CORRECTION)
+        for c in sorted(set(old) | set(new))
+        if old.get(c) != new.get(c)
+    ]
 
 
 def _lines(text: str) -> list[tuple[int, str]]:

@@ -11,18 +11,28 @@ that does not order its disbands loses units in civil disorder (and builds nothi
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.cosmic.afmodule import af_retreat_options
 from companion.cosmic.afnotation import AFKind, AFOrder
 from companion.cosmic.cluster import MAX_PLAYERS, MIN_PLAYERS, jump_lines
-from companion.cosmic.game import CosmicGame, CosmicSettings, Phase, Season, Step, retreat_turn
+from companion.cosmic.corrections import Correction
+from companion.cosmic.game import (
+    CosmicGame,
+    CosmicSettings,
+    Phase,
+    Position,
+    Season,
+    Step,
+    retreat_turn,
+)
 from companion.cosmic.record import load_record, record_json
 from companion.diplomacy.adjustments import adjudicate_adjustments
-from companion.diplomacy.geography import Power, UnitType
+from companion.diplomacy.geography import Map, Power, RegionId, Terrain, UnitType
 from companion.diplomacy.options import unit_options
 from companion.diplomacy.orders import Order, OrderKind
+from companion.diplomacy.rules import Unit
 from companion.errors import CompanionError, OrderSyntaxError, StateError
 from companion.service.session import Stage, SubmissionError
 from companion.settings import HouseRules
@@ -182,12 +192,16 @@ class CosmicClusterSession:
     def active_seats(self) -> set[int]:
         position = self.core.position
         alive = {u.power for u in position.units} | {p for _, p in position.owners}
+        alive |= {u.cargo for u in position.units if u.cargo is not None}  # armies aboard
         return {int(p[1:]) for p in alive if p in self.core.powers}
 
     def owing(self) -> set[int]:
         position = self.core.position
         if position.phase is Phase.ORDERS:
-            return {int(u.power[1:]) for u in position.units}
+            # An army aboard another power's fleet is its own power's to order (section G).
+            powers = {u.power for u in position.units}
+            powers |= {u.cargo for u in position.units if u.cargo is not None}
+            return {int(p[1:]) for p in powers}
         if position.phase is Phase.RETREATS:
             turn = retreat_turn(position)
             return {
@@ -364,10 +378,15 @@ class CosmicClusterSession:
         raise StateError("the game is over")
 
     def correct(self, text: str, reason: str) -> dict[str, Any]:
-        raise StateError("board corrections are not available for Cosmic Cluster tables yet")
+        """Apply a host's correction (:mod:`companion.cosmic.corrections`); StateError or
+        OrderSyntaxError or CosmicError say what is wrong, and nothing changes."""
+        correction = Correction.parse(text, reason)
+        self.core.correct(correction)
+        return {"text": correction.text(), "reason": correction.reason}
 
     def undo(self) -> dict[str, Any]:
-        raise StateError("board corrections are not available for Cosmic Cluster tables yet")
+        correction, _ = self.core.undo()
+        return {"text": correction.text(), "reason": correction.reason}
 
     def durations(self) -> dict[Stage, int]:
         return _durations(self.rules)
@@ -386,16 +405,31 @@ class CosmicClusterSession:
             "edition": self.core.settings.edition,
             "rules": self.rules.to_dict(),
             "step_count": len(self.core.steps),
+            "position": self.core.position.to_dict(self.core.cluster),
+            "undoable": [
+                [c.text(), c.reason, before.to_dict(self.core.cluster)]
+                for c, before in self.core.undoable
+            ],
         }
 
     @classmethod
     def restore(
         cls, snapshot: Mapping[str, Any], steps: list[Mapping[str, Any]]
     ) -> CosmicClusterSession:
-        """Rebuild by replaying the stored steps from the seed (each checked on its digest)."""
+        """Rebuild by replaying the stored steps from the seed (each checked on its digest).
+
+        Without the steps (a copy to try a host's action on first) the snapshot's position and
+        corrections to undo are taken as they are."""
         game = CosmicGame(
             snapshot["seed"], snapshot["players"], CosmicSettings(snapshot.get("edition", "2023"))
         )
+        if len(steps) < snapshot["step_count"] and "position" in snapshot:
+            game.position = Position.from_dict(snapshot["position"])
+            game.undoable = [
+                (Correction.parse(text, reason), Position.from_dict(before))
+                for text, reason, before in snapshot.get("undoable", [])
+            ]
+            return cls(game, HouseRules.from_dict(snapshot["rules"]))
         for raw in steps[: snapshot["step_count"]]:
             try:
                 game.apply(
@@ -414,6 +448,7 @@ class CosmicClusterSession:
             "cluster": cluster_dict(self.core),
             "position": position.to_dict(self.core.cluster),
             "centres": {p: position.centres(p) for p in self.core.powers},
+            "centre_changes": [c.to_dict() for c in self.core.centre_changes()],
             "rules": self.rules.to_dict(),
         }
         if position.phase is Phase.OVER:
@@ -429,49 +464,7 @@ class CosmicClusterSession:
         units = list(position.units)
         out: dict[str, Any] = {"power": power, "home": self.core.cluster.home_of(power).name}
         if position.phase is Phase.ORDERS:
-            entries = []
-            for unit in units:
-                if unit.power != power and unit.cargo != power:
-                    continue
-                options = unit_options(game_map, units, unit)
-                entry: dict[str, Any] = {
-                    "unit": unit.text(),
-                    "type": "A/F" if unit.cargo else unit.unit_type.value,
-                    "region": unit.region,
-                    "kinds": [k.name.lower() for k in options.kinds if k is not OrderKind.CONVOY],
-                    "moves": [
-                        m
-                        for m in options.moves
-                        if unit.cargo is None or game_map.regions[m].terrain.value == "sea"
-                    ],
-                    "support_holds": list(options.support_holds),
-                    "support_moves": [list(p) for p in options.support_moves],
-                }
-                if unit.unit_type is UnitType.ARMY:
-                    entry["board"] = sorted(
-                        u.region
-                        for u in units
-                        if u.unit_type is UnitType.FLEET
-                        and u.cargo is None
-                        and u.region in game_map.fleet_moves[unit.region]
-                    )
-                    entry["time_scales"] = {"board": 1, "move": 2, "embark": 3}
-                elif unit.cargo is not None:
-                    entry["land"] = sorted(
-                        r
-                        for r in game_map.fleet_moves[unit.region]
-                        if game_map.regions[r].terrain.value != "sea"
-                    )
-                    entry["time_scales"] = {"land": 1, "move": 2, "disembark": 3, "ts3_move": 3}
-                else:
-                    entry["fast_ferry"] = sorted(
-                        r
-                        for r in game_map.fleet_moves[unit.region]
-                        if game_map.regions[r].terrain.value != "sea"
-                    )
-                    entry["time_scales"] = {"move": 2, "fast_ferry": 2, "ts3_move": 3}
-                entries.append(entry)
-            out["units"] = entries
+            out["units"] = order_options(game_map, units, power)
         elif position.phase is Phase.RETREATS:
             turn = retreat_turn(position)
             out["retreats"] = [
@@ -499,3 +492,115 @@ class CosmicClusterSession:
                 "units": [u.text() for u in units if u.power == power],
             }
         return out
+
+
+def _is_sea(game_map: Map, region: RegionId) -> bool:
+    return game_map.regions[region].terrain is Terrain.SEA
+
+
+def order_options(game_map: Map, units: Sequence[Unit], power: Power) -> list[dict[str, Any]]:
+    """Per unit ``power`` may order (its own, and an A/F that carries its army or that its
+    fleet carries), what it may be ordered to do, for the phone's order builder.
+
+    ``role`` is ``own`` (a unit of the power, or an A/F of its fleet and its army), ``fleet``
+    (the power's fleet carrying another power's army: the fleet's orders, and the army's with the
+    army's owner named) or ``army`` (the power's army aboard another power's fleet: only the
+    army's own orders, which come first (module section G): land, disembark, move to one of its
+    own fleets). ``owners`` names the power of every unit of another power an option names, so
+    the builder writes it in front (``TS1 A sol-1 B P2 F sol-o``): boarding or ferrying with a
+    foreign unit needs both powers to order it (section G): ``take_aboard`` lists the foreign
+    armies this power's empty fleet may take aboard (its half of a boarding or an embarkation)
+    and ``ferried_by`` the foreign fleets that may Fast Ferry this power's army, with where to
+    (the army's half of the ferry)."""
+    entries = []
+    empty_fleets = [u for u in units if u.unit_type is UnitType.FLEET and u.cargo is None]
+    armies = [u for u in units if u.unit_type is UnitType.ARMY]
+    for unit in units:
+        if power not in (unit.power, unit.cargo):
+            continue
+        owners: dict[RegionId, Power] = {}
+        entry: dict[str, Any] = {
+            "unit": unit.text(),
+            "type": "A/F" if unit.cargo else unit.unit_type.value,
+            "region": unit.region,
+            "power": unit.power,
+        }
+        if unit.power != power:  # our army aboard another power's fleet
+            assert unit.cargo == power
+            owners[unit.region] = unit.power
+            shore = sorted(r for r in game_map.fleet_moves[unit.region] if not _is_sea(game_map, r))
+            entry.update(
+                role="army",
+                army_owner=power,
+                kinds=[],
+                moves=[],
+                support_holds=[],
+                support_moves=[],
+                land=shore,
+                disembark_to_fleet=sorted(
+                    f.region
+                    for f in empty_fleets
+                    if f.power == power and f.region in game_map.fleet_moves[unit.region]
+                ),
+                time_scales={"land": 1, "disembark": 3, "disembark_to_fleet": 3},
+                owners=owners,
+            )
+            entries.append(entry)
+            continue
+        options = unit_options(game_map, units, unit)
+        entry.update(
+            role="own" if unit.cargo in (None, power) else "fleet",
+            kinds=[k.name.lower() for k in options.kinds if k is not OrderKind.CONVOY],
+            moves=[m for m in options.moves if unit.cargo is None or _is_sea(game_map, m)],
+            support_holds=list(options.support_holds),
+            support_moves=[list(p) for p in options.support_moves],
+        )
+        if unit.unit_type is UnitType.ARMY:
+            board = [f for f in empty_fleets if f.region in game_map.fleet_moves[unit.region]]
+            entry["board"] = sorted(f.region for f in board)
+            owners.update({f.region: f.power for f in board if f.power != power})
+            entry["ferried_by"] = {
+                f.region: sorted(
+                    r
+                    for r in game_map.fleet_moves[f.region]
+                    if not _is_sea(game_map, r) and r != unit.region
+                )
+                for f in board
+                if f.power != power
+            }
+            entry["time_scales"] = {"board": 1, "move": 2, "ferried_by": 2, "embark": 3}
+        elif unit.cargo is not None:
+            entry["army_owner"] = unit.cargo
+            entry["land"] = sorted(
+                r for r in game_map.fleet_moves[unit.region] if not _is_sea(game_map, r)
+            )
+            # Landing on an occupied space needs the fleet's support, which dislodges the
+            # occupant (module section C.1); never one of the army's own power.
+            entry["support_landing"] = sorted(
+                r
+                for r in entry["land"]
+                if any(u.region == r and u.power != unit.cargo for u in units)
+            )
+            entry["time_scales"] = {
+                "land": 1,
+                "support_landing": 1,
+                "move": 2,
+                "disembark": 3,
+                "ts3_move": 3,
+            }
+        else:
+            shore = [r for r in game_map.fleet_moves[unit.region] if not _is_sea(game_map, r)]
+            entry["fast_ferry"] = sorted(shore)
+            aboard = [a for a in armies if a.power != power and a.region in shore]
+            entry["take_aboard"] = sorted(a.region for a in aboard)
+            owners.update({a.region: a.power for a in aboard})
+            entry["time_scales"] = {
+                "take_aboard": 1,
+                "move": 2,
+                "fast_ferry": 2,
+                "take_aboard_embark": 3,
+                "ts3_move": 3,
+            }
+        entry["owners"] = owners
+        entries.append(entry)
+    return entries

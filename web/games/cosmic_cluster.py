@@ -10,7 +10,6 @@ exactly the line the builder made and the phone can read its stored sheet back.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -146,17 +145,19 @@ def cluster_svg(
     position: Mapping[str, Any] | None = None,
     *,
     last: Mapping[str, Any] | None = None,
+    changes: Iterable[Mapping[str, Any]] = (),
 ) -> Markup:
     """The cluster: 16 systems on the jump-line diagram, planets, orbits, boxes, the Black
     Hole, supply centres and their owners, units; the last season's arrows when ``last``
-    holds an orders result (failed moves faint), dislodged units and centres changed."""
+    holds an orders result (failed moves faint), dislodged units, and the centres that
+    changed owner (``changes``: the session's ``centre_changes``) outlined."""
     centres = system_centres()
     places = space_places(cluster)
     owners: Mapping[str, str] = position["owners"] if position else {}
     units: dict[str, list[Mapping[str, Any]]] = {}
     for unit in position["units"] if position else []:
         units.setdefault(unit["region"], []).append(unit)
-    changed = changed_centres(last)
+    changed = changed_centres(changes)
     dislodged = {r["region"] for r in position.get("retreats", [])} if position else set()
     by_position = {s["position"]: s for s in cluster["systems"]}
     out = [
@@ -341,21 +342,10 @@ def _arrows(places: Mapping[str, tuple[float, float]], last: Mapping[str, Any]) 
     return out
 
 
-_TAKES = re.compile(r"^(P\d+) takes (\S+)$")
-_RAID = re.compile(r"^spring raid: P\d+ in (\S+) leaves it unowned$")
-
-
-def changed_centres(last: Mapping[str, Any] | None) -> dict[str, str | None]:
-    """Centres whose owner changed at the end of the last season: space -> new owner."""
-    out: dict[str, str | None] = {}
-    for note in (last or {}).get("notes", []):
-        taken = _TAKES.match(note)
-        if taken:
-            out[taken.group(2)] = taken.group(1)
-        raid = _RAID.match(note)
-        if raid:
-            out[raid.group(1)] = None
-    return out
+def changed_centres(changes: Iterable[Mapping[str, Any]]) -> dict[str, str | None]:
+    """Centres whose owner changed at the end of the last season: space -> new owner (None:
+    unowned), from the rules core's structured changes."""
+    return {str(c["centre"]): c["after"] for c in changes}
 
 
 # Words -------------------------------------------------------------------------------------
@@ -459,9 +449,20 @@ def builder_data(you: Mapping[str, Any], position: Mapping[str, Any]) -> dict[st
     for unit in you.get("units", []):
         region, glyph = unit["region"], unit["type"]
         me = f"{glyph} {region}"
+        owners: Mapping[str, str] = unit.get("owners", {})
+
+        def of(space: str, owners: Mapping[str, str] = owners) -> str:
+            """Another power's unit is written with its power in front (``P2 F sol-o``)."""
+            return f"{owners[space]} " if space in owners else ""
+
+        army_owner = unit.get("army_owner", power)
+        army = f"{army_owner} " if army_owner != power else ""
         label = f"{KIND_NAMES[glyph]} in {region}"
-        if unit["unit"].split(": ", 1)[0] != power:
-            label += f" ({unit['unit'].split(': ', 1)[0]}'s)"
+        if unit.get("role") == "army":
+            slots.append(_army_aboard(unit, power))
+            continue
+        if army:
+            label += f" ({army_owner}'s army aboard)"
         scales = unit.get("time_scales", {})
         now: list[dict[str, Any]] = []
         later: list[dict[str, Any]] = []
@@ -508,7 +509,10 @@ def builder_data(you: Mapping[str, Any], position: Mapping[str, Any]) -> dict[st
                     f"Board a fleet (TS{scales.get('board', 1)})",
                     "boards the fleet in",
                     {
-                        f: (f"TS1 A {region} B F {f}", f"boards the fleet in {f} (TS1)")
+                        f: (
+                            f"TS1 A {region} B {of(f)}F {f}",
+                            f"boards {_whose(of(f))} in {f} (TS1)",
+                        )
                         for f in unit["board"]
                     },
                 )
@@ -519,11 +523,35 @@ def builder_data(you: Mapping[str, Any], position: Mapping[str, Any]) -> dict[st
                     f"Embark (TS{scales.get('embark', 3)})",
                     "embarks on the fleet in",
                     {
-                        f: (f"TS3 A {region} E F {f}", f"embarks on the fleet in {f} (TS3)")
+                        f: (
+                            f"TS3 A {region} E {of(f)}F {f}",
+                            f"embarks on {_whose(of(f))} in {f} (TS3)",
+                        )
                         for f in unit["board"]
                     },
                 )
             )
+        if unit.get("ferried_by"):
+            then = {f: list(targets) for f, targets in unit["ferried_by"].items() if targets}
+            lines = {
+                f"{f} {t}": (
+                    f"TS2 {of(f)}F {f} F/F A {region} -> {t}",
+                    f"is fast-ferried by {_whose(of(f))} in {f} to {t} (TS2)",
+                )
+                for f, targets in then.items()
+                for t in targets
+            }
+            if lines:
+                now.append(
+                    _option(
+                        "ferried_by",
+                        f"Be ferried by another's fleet (TS{scales.get('ferried_by', 2)})",
+                        "is ferried by the fleet in",
+                        lines,
+                        then=then,
+                        joiner=" to ",
+                    )
+                )
         if unit.get("land"):
             now.append(
                 _option(
@@ -531,7 +559,7 @@ def builder_data(you: Mapping[str, Any], position: Mapping[str, Any]) -> dict[st
                     f"Land the army (TS{scales.get('land', 1)})",
                     "lands its army on",
                     {
-                        t: (f"TS1 A {region} L {t}", f"lands its army on {t} (TS1)")
+                        t: (f"TS1 {army}A {region} L {t}", f"lands its army on {t} (TS1)")
                         for t in unit["land"]
                     },
                 )
@@ -542,7 +570,7 @@ def builder_data(you: Mapping[str, Any], position: Mapping[str, Any]) -> dict[st
                     f"Disembark (TS{scales.get('disembark', 3)})",
                     "puts its army ashore on",
                     {
-                        t: (f"TS3 A {region} D {t}", f"puts its army ashore on {t} (TS3)")
+                        t: (f"TS3 {army}A {region} D {t}", f"puts its army ashore on {t} (TS3)")
                         for t in unit["land"]
                     },
                 )
@@ -551,12 +579,12 @@ def builder_data(you: Mapping[str, Any], position: Mapping[str, Any]) -> dict[st
         if ferry:
             then = {}
             lines = {}
-            for army in ferry:
-                then[army] = [t for t in unit["fast_ferry"] if t != army]
-                for target in then[army]:
-                    lines[f"{army} {target}"] = (
-                        f"F {region} F/F A {army} -> {target}",
-                        f"fast-ferries the army in {army} to {target} (TS2)",
+            for shore in ferry:
+                then[shore] = [t for t in unit["fast_ferry"] if t != shore]
+                for target in then[shore]:
+                    lines[f"{shore} {target}"] = (
+                        f"F {region} F/F {of(shore)}A {shore} -> {target}",
+                        f"fast-ferries {_whose(of(shore), 'army')} in {shore} to {target} (TS2)",
                     )
             now.append(
                 _option(
@@ -565,6 +593,36 @@ def builder_data(you: Mapping[str, Any], position: Mapping[str, Any]) -> dict[st
                     "fast-ferries",
                     lines,
                     then=then,
+                )
+            )
+        if unit.get("take_aboard"):
+            guests = unit["take_aboard"]
+            now.append(
+                _option(
+                    "take_aboard",
+                    f"Take an army aboard (TS{scales.get('take_aboard', 1)})",
+                    "takes aboard",
+                    {
+                        a: (
+                            f"TS1 {of(a)}A {a} B F {region}",
+                            f"takes {_whose(of(a), 'army')} in {a} aboard (TS1)",
+                        )
+                        for a in guests
+                    },
+                )
+            )
+            later.append(
+                _option(
+                    "take_aboard_embark",
+                    f"Let an army embark (TS{scales.get('take_aboard_embark', 3)})",
+                    "lets embark",
+                    {
+                        a: (
+                            f"TS3 {of(a)}A {a} E F {region}",
+                            f"lets {_whose(of(a), 'army')} in {a} embark (TS3)",
+                        )
+                        for a in guests
+                    },
                 )
             )
         if "ts3_move" in scales:
@@ -579,6 +637,30 @@ def builder_data(you: Mapping[str, Any], position: Mapping[str, Any]) -> dict[st
                     )
                 )
         slots.append({"sector": region, "slot": region, "label": label, "orders": now})
+        if unit.get("support_landing"):
+            slots.append(
+                {
+                    "sector": region,
+                    "slot": f"{region} TS1",
+                    "label": "↳ and at TS1, the fleet",
+                    "orders": [
+                        _option(
+                            "support_landing",
+                            f"Support the landing (TS{scales.get('support_landing', 1)})",
+                            "supports its army landing on",
+                            {
+                                t: (
+                                    f"TS1 F {region} S A {region} L {t}",
+                                    f"supports its army landing on {t}, dislodging the unit "
+                                    "there (TS1; the fleet may then not order at TS2)",
+                                )
+                                for t in unit["support_landing"]
+                            },
+                        )
+                    ],
+                    "optional": True,
+                }
+            )
         if later:
             slots.append(
                 {
@@ -599,6 +681,56 @@ def builder_data(you: Mapping[str, Any], position: Mapping[str, Any]) -> dict[st
                     continue
             option["lines"] = made
     return {"units": slots, **_read_back(slots, you.get("submission"))}
+
+
+def _whose(prefix: str, noun: str = "fleet") -> str:
+    """``the fleet`` for one's own, ``P2's fleet`` for another power's."""
+    return f"{prefix.strip()}'s {noun}" if prefix else f"the {noun}"
+
+
+def _army_aboard(unit: Mapping[str, Any], power: str) -> dict[str, Any]:
+    """The slot of an army of ``power`` aboard another power's fleet: its own orders (which come
+    before the fleet owner's, module section G): land (TS1), or at TS3 go ashore or over to one
+    of its own fleets. Optional: without an order the army stays aboard."""
+    region, fleet_owner = unit["region"], unit["power"]
+    scales = unit.get("time_scales", {})
+    orders = []
+    if unit.get("land"):
+        orders.append(
+            _option(
+                "land",
+                f"Land (TS{scales.get('land', 1)})",
+                "lands on",
+                {t: (f"TS1 A {region} L {t}", f"lands on {t} (TS1)") for t in unit["land"]},
+            )
+        )
+        orders.append(
+            _option(
+                "disembark",
+                f"Disembark (TS{scales.get('disembark', 3)})",
+                "goes ashore on",
+                {t: (f"TS3 A {region} D {t}", f"goes ashore on {t} (TS3)") for t in unit["land"]},
+            )
+        )
+    if unit.get("disembark_to_fleet"):
+        orders.append(
+            _option(
+                "disembark_to_fleet",
+                f"Over to your fleet (TS{scales.get('disembark_to_fleet', 3)})",
+                "moves aboard your fleet in",
+                {
+                    f: (f"TS3 A {region} D F {f}", f"moves aboard your fleet in {f} (TS3)")
+                    for f in unit["disembark_to_fleet"]
+                },
+            )
+        )
+    return {
+        "sector": region,
+        "slot": f"{region} army",
+        "label": f"Your army aboard {fleet_owner}'s A/F in {region}",
+        "orders": orders,
+        "optional": True,
+    }
 
 
 def _read_back(slots: Iterable[Mapping[str, Any]], submission: str | None) -> dict[str, Any]:
@@ -655,7 +787,12 @@ class CosmicClusterPages:
         if game is None:
             board = cluster_svg(view["setup"]["cluster"])
         else:
-            board = cluster_svg(game["cluster"], game["position"], last=view.get("last"))
+            board = cluster_svg(
+                game["cluster"],
+                game["position"],
+                last=view.get("last"),
+                changes=game.get("centre_changes", ()),
+            )
         if version is not None:
             self._boards[view["id"]] = (version, board)
         return board

@@ -249,6 +249,20 @@
     wrap.addEventListener("scroll", function () { mapScroll = [wrap.scrollLeft, wrap.scrollTop]; });
   }
 
+  // A form with data-max-picks="N" (Cosmic Cluster's Winter builds) takes at most N choices:
+  // once N selects or boxes are picked, the others wait until one is cleared.
+  function capPicks(form) {
+    const most = Number(form.dataset.maxPicks);
+    const fields = Array.from(form.querySelectorAll("select, input[type=checkbox]"));
+    const picked = function (f) { return f.type === "checkbox" ? f.checked : f.value !== ""; };
+    const count = fields.filter(picked).length;
+    fields.forEach(function (f) { f.disabled = !picked(f) && count >= most; });
+  }
+  panel.addEventListener("change", function (e) {
+    const form = e.target.closest("form[data-max-picks]");
+    if (form) capPicks(form);
+  });
+
   document.addEventListener("panel", function () { setup(); placeMap(); });
   setup();
   placeMap();
