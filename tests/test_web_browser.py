@@ -35,6 +35,10 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (make test)"),
 ]
 
+WAIT_MS = 30_000
+"""How long a step may wait for the page: generous, since CI machines may be loaded."""
+LONG_WAIT_MS = 45_000
+
 
 @pytest.fixture
 def browser() -> Iterator[object]:
@@ -58,7 +62,7 @@ def site(tmp_path: Path) -> Iterator[tuple[str, str, TableService]]:
 def _phone(browser, base: str):  # type: ignore[no-untyped-def]
     context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(WAIT_MS)
     return page
 
 
@@ -88,13 +92,13 @@ def _wait_stage(page, stage: str, turn: int | None = None) -> None:  # type: ign
     selector = f'.bar[data-stage="{stage}"]'
     if turn is not None:
         selector += f'[data-turn="{turn}"]'
-    page.wait_for_selector(selector, timeout=15_000)
+    page.wait_for_selector(selector, timeout=LONG_WAIT_MS)
 
 
 def test_a_two_seat_game_from_joining_to_the_win(browser, site) -> None:  # type: ignore[no-untyped-def]
     base, table_id, service = site
     table = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    table.set_default_timeout(10_000)
+    table.set_default_timeout(WAIT_MS)
     table.goto(f"{base}/t/{table_id}")
     links = [a.get_attribute("href") for a in table.locator(".join-link").all()]
     assert len(links) == 2 and table.locator(".qr-code svg").count() == 2
@@ -212,7 +216,7 @@ def test_the_table_screen_shows_the_virtual_panel_and_sounds_its_buzzer(
         service.start_timer()
         with live_server(make_app(service)) as base:
             table = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-            table.set_default_timeout(10_000)
+            table.set_default_timeout(WAIT_MS)
             table.add_init_script(RECORD_AUDIO)
             table.goto(f"{base}/t/{table_id}")
             table.wait_for_selector('#panel[data-connected="yes"]')
@@ -233,7 +237,7 @@ def test_the_table_screen_shows_the_virtual_panel_and_sounds_its_buzzer(
             assert animation == "led-blink"
             service.submit(table_id, 1, "HOLD S21")
             table.wait_for_selector('.seat-row[data-seat="1"][data-led="steady"]')
-            table.wait_for_selector('body[data-last-cue="countdown"]', timeout=15_000)
+            table.wait_for_selector('body[data-last-cue="countdown"]', timeout=LONG_WAIT_MS)
             table.wait_for_selector("body.buzzing")
             ARTIFACTS.mkdir(exist_ok=True)
             table.screenshot(path=str(ARTIFACTS / "table-virtual-panel.png"))
