@@ -1354,7 +1354,7 @@ def _cmd_table_import(args: argparse.Namespace) -> int:
         where = (
             f"The game carries on at turn {state.turn}, {stage.title.lower()} phase, paused "
             f"with {_clock(view['remaining'])} on the clock: the players join their seats, "
-            "then the host resumes it."
+            'then the host starts it ("Start the game" on the host page).'
         )
     _out(
         f'Imported {source} as table "{name}" in {path}.',

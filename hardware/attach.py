@@ -24,7 +24,13 @@ def attach_gpio_panel(
 
     config = gpio_panel_config(section)
     factory, _mock = choose_factory(config.pin_factory)
-    return GpioPanel(service, table_id, config, pin_factory=factory)
+    try:
+        # The server closes the panel and attaches a new one when the table changes: the
+        # panel closes the factory it was given, so no gpiochip handle is left behind.
+        return GpioPanel(service, table_id, config, pin_factory=factory, close_factory=True)
+    except BaseException:
+        factory.close()
+        raise
 
 
 def attach_serial_panel(

@@ -43,12 +43,16 @@ class GpioPanel:
         *,
         pin_factory: Any,
         monotonic: Callable[[], float] = time.monotonic,
+        close_factory: bool = False,
     ) -> None:
         from gpiozero import LED, RGBLED, Button, Buzzer
 
         self.service = service
         self.table_id = table_id
         self.config = config
+        self._pin_factory = pin_factory
+        self._close_factory = close_factory
+        """Close the pin factory with the panel (one the panel's attach function opened)."""
         self._monotonic = monotonic
         self._lock = threading.RLock()
         self._closed = False
@@ -236,6 +240,8 @@ class GpioPanel:
             self._thread.join(timeout=5)
         self._subscription.close()
         self._close_devices()
+        if self._close_factory:
+            self._pin_factory.close()  # lgpio's gpiochip handle, say: a new panel opens another
 
     def _close_devices(self) -> None:
         # Each gpiozero Button takes up to 0.1 s to stop its hold thread: close them together.

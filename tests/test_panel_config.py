@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 from panel_support import started_table
 
 from companion.service import TableService
@@ -125,6 +125,19 @@ def test_the_attached_gpio_panel_runs_on_mock_pins_off_the_pi(
         assert "panel: phase LED blue (Discussion)" in caplog.messages
     finally:
         panel.close()
+
+
+def test_the_attached_gpio_panel_closes_the_pin_factory_it_opened(
+    service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server closes a panel and attaches another when the table changes: the first
+    one's factory (lgpio's gpiochip handle on a Pi) must not be left open."""
+    factory = MockFactory(pin_class=MockPWMPin)
+    monkeypatch.setattr("hardware.pins.mock_factory", lambda: factory)
+    panel = attach_gpio_panel(service, started_table(service), {"pin_factory": "mock"})
+    assert factory.pins
+    panel.close()
+    assert factory.pins == {}
 
 
 def test_a_bad_section_is_refused_before_any_pin_is_claimed(service: TableService) -> None:

@@ -7,8 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 from companion import Colour, HouseRules, Phase, State
+from companion.orders import OrderSheet
 from companion.service.local_cluster import build_options, order_options
 from companion.settings import SupportRange
+from companion.validation import assign_orders
 
 
 def _orders(state: State, colour: str = "red") -> dict[str, dict[str, dict[str, Any]]]:
@@ -54,6 +56,46 @@ def test_a_carrier_deploys_up_to_its_docked_craft_and_recalls_what_is_out(
     options = _orders(out)["S2"]
     assert options["RECALL"]["targets"] == ["S3"] and options["RECALL"]["max"] == 2
     assert "MOVE" not in options  # a carrier with craft out cannot move (R4.2)
+
+
+def test_a_carrier_that_can_recall_is_offered_a_deploy_beside_it_r3_2(
+    board: Callable[..., State],
+) -> None:
+    """R3.2: a carrier may have one RECALL and one DEPLOY; the DEPLOY may send the craft the
+    RECALL brings back as well as those docked."""
+    state = board("line", units=[("red", "carrier", "S2", 1)], craft=[("S2", "S3"), ("S2", "S3")])
+    (carrier,) = order_options(state, Colour.RED)
+    assert carrier["deploy_with_recall"] == {
+        "kind": "DEPLOY",
+        "targets": ["S1", "S3"],
+        "min": 1,
+        "max": 3,
+    }
+    assert _orders(state)["S2"]["DEPLOY"]["max"] == 1  # alone, only the docked one
+
+
+def test_a_carrier_with_every_craft_out_may_deploy_only_beside_a_recall(
+    board: Callable[..., State],
+) -> None:
+    state = board("line", units=[("red", "carrier", "S2", 0)], craft=[("S2", "S1")])
+    (carrier,) = order_options(state, Colour.RED)
+    assert "DEPLOY" not in _orders(state)["S2"]
+    assert carrier["deploy_with_recall"]["max"] == 1
+
+
+def test_a_carrier_with_nothing_to_recall_has_no_pair_to_offer(
+    board: Callable[..., State],
+) -> None:
+    state = board("line", units=[("red", "carrier", "S2", 2), ("red", "destroyer", "S4")])
+    assert all("deploy_with_recall" not in unit for unit in order_options(state, Colour.RED))
+
+
+def test_the_offered_pair_stands_together_when_submitted(board: Callable[..., State]) -> None:
+    state = board("line", units=[("red", "carrier", "S2", 1)], craft=[("S2", "S3"), ("S2", "S3")])
+    sheet = OrderSheet.parse("RECALL S2 S3 S3\nDEPLOY S2 S1 S1 S1")
+    assignment = assign_orders(state, Colour.RED, sheet)
+    assert [e.void for e in assignment.entries()] == [None, None]
+    assert assignment.replaced == []
 
 
 def test_only_the_empires_own_units_are_offered(board: Callable[..., State]) -> None:

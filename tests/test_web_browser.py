@@ -35,6 +35,10 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (make test)"),
 ]
 
+WAIT_MS = 30_000
+"""How long a step may wait for the page: generous, since CI machines may be loaded."""
+LONG_WAIT_MS = 45_000
+
 
 @pytest.fixture
 def browser() -> Iterator[object]:
@@ -58,7 +62,7 @@ def site(tmp_path: Path) -> Iterator[tuple[str, str, TableService]]:
 def _phone(browser, base: str):  # type: ignore[no-untyped-def]
     context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(WAIT_MS)
     return page
 
 
@@ -88,13 +92,13 @@ def _wait_stage(page, stage: str, turn: int | None = None) -> None:  # type: ign
     selector = f'.bar[data-stage="{stage}"]'
     if turn is not None:
         selector += f'[data-turn="{turn}"]'
-    page.wait_for_selector(selector, timeout=15_000)
+    page.wait_for_selector(selector, timeout=LONG_WAIT_MS)
 
 
 def test_a_two_seat_game_from_joining_to_the_win(browser, site) -> None:  # type: ignore[no-untyped-def]
     base, table_id, service = site
     table = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    table.set_default_timeout(10_000)
+    table.set_default_timeout(WAIT_MS)
     table.goto(f"{base}/t/{table_id}")
     links = [a.get_attribute("href") for a in table.locator(".join-link").all()]
     assert len(links) == 2 and table.locator(".qr-code svg").count() == 2
@@ -212,7 +216,7 @@ def test_the_table_screen_shows_the_virtual_panel_and_sounds_its_buzzer(
         service.start_timer()
         with live_server(make_app(service)) as base:
             table = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-            table.set_default_timeout(10_000)
+            table.set_default_timeout(WAIT_MS)
             table.add_init_script(RECORD_AUDIO)
             table.goto(f"{base}/t/{table_id}")
             table.wait_for_selector('#panel[data-connected="yes"]')
@@ -233,10 +237,48 @@ def test_the_table_screen_shows_the_virtual_panel_and_sounds_its_buzzer(
             assert animation == "led-blink"
             service.submit(table_id, 1, "HOLD S21")
             table.wait_for_selector('.seat-row[data-seat="1"][data-led="steady"]')
-            table.wait_for_selector('body[data-last-cue="countdown"]', timeout=15_000)
+            table.wait_for_selector('body[data-last-cue="countdown"]', timeout=LONG_WAIT_MS)
             table.wait_for_selector("body.buzzing")
             ARTIFACTS.mkdir(exist_ok=True)
             table.screenshot(path=str(ARTIFACTS / "table-virtual-panel.png"))
             tones = table.evaluate("window.tones")
             assert tones[:2] == [660, 660]  # the phase chime: two tones
             assert 880 in tones[2:]  # then a countdown beep
+
+
+def test_the_builder_gives_a_carrier_a_recall_and_a_deploy_beside_it(
+    browser, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """R3.2: the carrier's second slot opens once its first holds a RECALL."""
+    with TableService(Storage(tmp_path / "t.db")) as service:
+        table_id, _ = new_table(service)
+        tokens = [service.join(table_id, seat, name) for seat, name in ((1, "Ann"), (2, "Bob"))]
+        service.choose(table_id, 2, {"colour": "blue", "home": "S10"})
+        service.choose(table_id, 1, {"colour": "red", "home": "S21"})
+        service.correct(table_id, "PLACE red carrier S22", "a carrier for the test")
+        service.skip(table_id)
+        service.submit(table_id, 1, "DEPLOY S22 S44 S46")
+        while service.view(table_id)["turn"] < 2 or service.view(table_id)["stage"] != "command":
+            service.skip(table_id)
+        with live_server(make_app(service)) as base:
+            phone = _phone(browser, base)
+            phone.goto(f"{base}/t/{table_id}/rejoin/1/{tokens[0]}")
+            pair = phone.locator('.unit-button[data-slot="S22 DEPLOY"]')
+            assert pair.is_disabled() and "give it a RECALL first" in pair.inner_text()
+            phone.locator('.unit-button[data-slot="S22"]').click()
+            phone.locator('.kinds button[data-kind="RECALL"]').click()
+            phone.locator('.target-button[data-target="S44"]').click()
+            phone.locator(".set-order").click()
+            phone.wait_for_selector("section.orders .errors.ok")
+            assert pair.is_enabled()
+            pair.click()
+            phone.locator('.kinds button[data-kind="DEPLOY"]').click()
+            phone.locator('.board .sector[data-sector="S21"]').click()
+            assert (
+                "beside its recall, deploys strike craft to S21"
+                in phone.locator(".readback").inner_text()
+            )
+            phone.locator(".set-order").click()
+            phone.wait_for_selector('.unit-button.has-order[data-slot="S22 DEPLOY"]')
+            stored = service.view(table_id, 1)["you"]["submission"]
+            assert stored == "RECALL S22 S44\nDEPLOY S22 S21"

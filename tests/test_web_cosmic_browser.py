@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_web_browser import ARGS, ARTIFACTS, CHROMIUM
+from test_web_browser import ARGS, ARTIFACTS, CHROMIUM, LONG_WAIT_MS, WAIT_MS
 from web_helpers import live_server, make_app
 
 from companion.service import Storage, TableService
@@ -49,7 +49,7 @@ def site(tmp_path: Path) -> Iterator[tuple[str, str, TableService]]:
 def _phone(browser):  # type: ignore[no-untyped-def]
     context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(WAIT_MS)
     return page
 
 
@@ -70,13 +70,13 @@ def _wait_stage(page, stage: str, turn: int | None = None) -> None:  # type: ign
     selector = f'.bar[data-stage="{stage}"]'
     if turn is not None:
         selector += f'[data-turn="{turn}"]'
-    page.wait_for_selector(selector, timeout=15_000)
+    page.wait_for_selector(selector, timeout=LONG_WAIT_MS)
 
 
 def test_a_spring_movement_phase_through_the_phones_and_the_table_screen(browser, site) -> None:  # type: ignore[no-untyped-def]
     base, table_id, service = site
     table = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    table.set_default_timeout(10_000)
+    table.set_default_timeout(WAIT_MS)
     table.goto(f"{base}/t/{table_id}")
     assert table.locator(".cosmic-board .system").count() == 16
     links = [a.get_attribute("href") for a in table.locator(".join-link").all()]

@@ -242,6 +242,12 @@ def test_serve_demo_runs_the_mock_panel_and_logs_its_lights(tmp_path: Path) -> N
             html = page.read().decode()
         assert "Demo table" in html
         assert 'title="seat 2 LED blinking (join and choose awaited)"' in html  # virtual panel
+        host_link = next(line for line in lines if "Host link" in line).split()[-1]
+        host = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        host.open(host_link).close()
+        with host.open(screen + "/host") as page:
+            said = " ".join(page.read().decode().split())
+        assert "panel: <b>they follow this table</b>" in said
     finally:
         server.send_signal(signal.SIGTERM)
         server.communicate(timeout=20)

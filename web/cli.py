@@ -47,7 +47,8 @@ Serve the table screen, the phones and the host controls on this machine's netwo
 
 The config file (TOML) may hold:
   [server]  host, port, threads, database (the table database's path), demo (true: as
-            --demo), table (the table the attachments serve); the options win over the file
+            --demo), table (pins the table the attachments serve; without it they follow
+            each new table, or the one whose host page claims them); the options win
   [demo]    name, game, players, seed, turn_limit, *_seconds: the table --demo creates
   [NAME]    one section per attachment (camera, panel ...): enabled = true starts it,
             the rest of the section is its own configuration.
@@ -180,8 +181,9 @@ def server_settings(config: Mapping[str, Any], args: argparse.Namespace) -> Serv
 def configure_logging() -> None:
     """What the attachments say (``panel: seat 2 LED blinking ...``) on standard error.
 
-    ``hardware.*`` (the panels) and ``vision.*`` (the camera) log at INFO, everything else
-    at WARNING. Does nothing when the program set up logging already.
+    ``hardware.*`` (the panels), ``vision.*`` (the camera) and ``web.attachments`` (which
+    table they serve) log at INFO, everything else at WARNING. Does nothing when the program
+    set up logging already.
     """
     import logging
 
@@ -191,7 +193,7 @@ def configure_logging() -> None:
         handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
         root.addHandler(handler)
         root.setLevel(logging.WARNING)
-    for name in ("hardware", "vision"):
+    for name in ("hardware", "vision", "web.attachments"):
         logging.getLogger(name).setLevel(logging.INFO)
 
 
@@ -247,36 +249,14 @@ def demo_table(
 def attachments(
     service: TableService, table_id: str | None, config: Mapping[str, Any], *, demo: bool
 ) -> Iterator[list[str]]:
-    """Start the enabled attachments for ``table_id``; close them all on the way out."""
-    from companion.service import attachments as registry
+    """Start the enabled attachments for ``table_id``; close them all on the way out.
 
-    started: list[tuple[str, Any]] = []
-    try:
-        for entry in registry.available():
-            section = dict(config.get(entry.name, {}))
-            enabled = section.pop("enabled", None)
-            if not (enabled is True or (demo and enabled is None)) or table_id is None:
-                continue
-            try:
-                attach = entry.load()
-                if (
-                    enabled is None
-                    and entry.name not in config
-                    and not registry.starts_in_demo(attach)
-                ):
-                    continue  # needs a device plugged in: only when its section is there
-                attached = attach(service, table_id, section)
-            except Exception as err:
-                if not demo or enabled is True:
-                    raise CommandError(f"attachment {entry.name!r} did not start: {err}") from err
-                print(f"(attachment {entry.name!r} skipped: {err})", file=sys.stderr)
-                continue
-            started.append((entry.name, attached))
-        yield [name for name, _ in started]
-    finally:
-        for _, attached in reversed(started):
-            with contextlib.suppress(Exception):
-                attached.close()
+    (They stay on that table: ``serve`` itself uses :class:`web.attachments.AttachmentSet`,
+    which follows the table in play.)"""
+    from web.attachments import AttachmentSet
+
+    with AttachmentSet(service, config, demo=demo) as running:
+        yield running.start(table_id)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -285,6 +265,7 @@ def _serve(args: argparse.Namespace) -> int:
     from companion.service import Storage, TableService
     from companion.service.storage import writer_lock
     from web import create_app, live
+    from web.attachments import AttachmentSet
 
     config = load_config(args.config)
     if args.demo_game is not None:
@@ -316,8 +297,12 @@ def _serve(args: argparse.Namespace) -> int:
         app.config["PUBLIC_URL"] = public
         service.start_timer()
         try:
-            with attachments(service, table_id, config, demo=demo) as running:
-                _announce(db, threads, port, public, table_id, secret, running)
+            pinned = settings.table is not None
+            with AttachmentSet(service, config, demo=demo, pinned=pinned) as attached:
+                running = attached.start(table_id)
+                attached.follow_new_tables()
+                app.extensions["attachments"] = attached
+                _announce(db, threads, port, public, table_id, secret, running, pinned)
 
                 def stop(signum: int, frame: FrameType | None) -> None:
                     raise KeyboardInterrupt
@@ -352,6 +337,7 @@ def _announce(
     table_id: str | None,
     secret: str | None,
     running: list[str],
+    pinned: bool = False,
 ) -> None:
     print(f"Cluster Companion serving {db} ({threads} threads).")
     print(f"  On this machine:   http://localhost:{port}/")
@@ -365,4 +351,8 @@ def _announce(
         print("  Host controls: open the host link printed when the table was created.")
     if running:
         print(f"  Attachments:       {', '.join(running)}")
+        if pinned:
+            print("  (they serve the table [server] table names: the config file pins it)")
+        else:
+            print("  (they follow the newest table; a host page can claim them for its table)")
     print("Stop with Ctrl+C.", flush=True)

@@ -405,8 +405,10 @@ class LocalClusterSession:
 def order_options(state: State, colour: Colour) -> list[dict[str, Any]]:
     """Each of ``colour``'s units with every order kind it may take and the targets each
     accepts on this position (checked by :func:`companion.validation.check_order`), for an
-    order builder that offers only possible orders. Combinations (how many craft a DEPLOY
-    sends, R3.2's carrier pairs) are still checked when the sheet is submitted."""
+    order builder that offers only possible orders. A carrier that can RECALL also gets
+    ``deploy_with_recall``: the DEPLOY it may give beside that RECALL (R3.2 lets a carrier hold
+    both), counting the craft it recalls. Combinations (how many craft a DEPLOY sends) are
+    still checked when the sheet is submitted."""
     galaxy = state.galaxy
     units = []
     for unit in state.units_of(colour):
@@ -425,11 +427,11 @@ def order_options(state: State, colour: Colour) -> list[dict[str, Any]]:
         if support:
             orders.append({"kind": SUPPORT.word, "targets": support, "min": 1, "max": 1})
         craft_out = [c.sector for c in state.craft_of(unit.id)]
-        if unit.kind is CARRIER and unit.docked:
-            deploy = [t for t in near if fine(DEPLOY, (t,))]
-            if deploy:
-                most = min(unit.docked, DEPLOY.target_range[1])
-                orders.append({"kind": DEPLOY.word, "targets": deploy, "min": 1, "max": most})
+        deploy = [t for t in near if fine(DEPLOY, (t,))] if unit.kind is CARRIER else []
+        if unit.kind is CARRIER and unit.docked and deploy:
+            most = min(unit.docked, DEPLOY.target_range[1])
+            orders.append({"kind": DEPLOY.word, "targets": deploy, "min": 1, "max": most})
+        paired: dict[str, Any] | None = None
         if unit.kind is CARRIER:
             sources = [
                 s
@@ -437,19 +439,23 @@ def order_options(state: State, colour: Colour) -> list[dict[str, Any]]:
                 if any(c.sector == s and c.owner is colour for c in state.craft)
             ]
             if sources:
-                most = min(len(craft_out) or 1, RECALL.target_range[1])
-                orders.append({"kind": RECALL.word, "targets": sources, "min": 1, "max": most})
+                recalled = min(len(craft_out) or 1, RECALL.target_range[1])
+                orders.append({"kind": RECALL.word, "targets": sources, "min": 1, "max": recalled})
+                if deploy:  # R3.2: the DEPLOY half may send the craft it recalls as well
+                    most = min(unit.docked + recalled, DEPLOY.target_range[1])
+                    paired = {"kind": DEPLOY.word, "targets": deploy, "min": 1, "max": most}
         orders.append({"kind": CLAIM.word, "targets": [], "min": 0, "max": 0})
-        units.append(
-            {
-                "id": unit.id,
-                "sector": unit.sector,
-                "type": unit.kind.value,
-                "docked": unit.docked,
-                "craft_out": craft_out,
-                "orders": orders,
-            }
-        )
+        entry: dict[str, Any] = {
+            "id": unit.id,
+            "sector": unit.sector,
+            "type": unit.kind.value,
+            "docked": unit.docked,
+            "craft_out": craft_out,
+            "orders": orders,
+        }
+        if paired is not None:
+            entry["deploy_with_recall"] = paired
+        units.append(entry)
     return units
 
 

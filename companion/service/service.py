@@ -525,6 +525,8 @@ class TableService:
                 "stage": table.stage.value,
                 "turn": table.turn,
                 "paused": table.paused,
+                # An imported game held paused since its start: the host starts it (resume).
+                "waiting_to_start": table.paused and table.awaiting_start,
                 "remaining": table.remaining(now),
                 "deadline": table.deadline,
                 "seats": [

@@ -63,6 +63,10 @@ class Table:
         self.requests: dict[str, Mapping[str, Any]] = {}
         """Request ids already applied, with what each stored (a re-sent one gets it back)."""
         self.last_summary: dict[str, Any] | None = None
+        self.start_seq: int | None = None
+        """The log entry that started an imported game (``start``), if one did."""
+        self.awaiting_start = False
+        """An imported game held by the pause that followed its start, never resumed since."""
 
     # Questions -------------------------------------------------------------------------------
 
@@ -159,6 +163,7 @@ class Table:
         for number, choice in self.setup.choices().items():
             self.seats[number].choice = choice
         self.session = self.setup.start({})
+        self.start_seq = entry.seq
         self._enter_game_stage(entry.at, out)
 
     def _on_submit(self, entry: LogEntry, out: Applied) -> None:
@@ -182,11 +187,13 @@ class Table:
     def _on_pause(self, entry: LogEntry, out: Applied) -> None:
         self.paused_remaining = self.remaining(entry.at)
         self.deadline = None
+        self.awaiting_start = self.start_seq is not None and self.start_seq == self.seq
         self._event(out, "paused", entry.at, remaining=self.paused_remaining)
 
     def _on_resume(self, entry: LogEntry, out: Applied) -> None:
         remaining = self.paused_remaining or 0.0
         self.paused_remaining = None
+        self.awaiting_start = False
         self.deadline = entry.at + remaining
         self._event(out, "resumed", entry.at, deadline=self.deadline, remaining=remaining)
         self._end_if_all_ready(entry.at, out)
@@ -276,6 +283,8 @@ class Table:
             "submissions": {str(k): v for k, v in sorted(self.submissions.items())},
             "seq": self.seq,
             "last_summary": self.last_summary,
+            "start_seq": self.start_seq,
+            "awaiting_start": self.awaiting_start,
         }
 
     @classmethod
@@ -305,4 +314,6 @@ class Table:
         table.seq = data["seq"]
         table.requests = dict(requests)
         table.last_summary = data.get("last_summary")
+        table.start_seq = data.get("start_seq")
+        table.awaiting_start = bool(data.get("awaiting_start", False))
         return table

@@ -300,24 +300,65 @@ def my_outcomes(last: Mapping[str, Any] | None, colour: str | None) -> list[dict
 
 
 def builder_data(you: Mapping[str, Any]) -> dict[str, Any]:
-    """The order builder's data: every unit with its possible orders and their targets."""
+    """The order builder's data: every unit with its possible orders and their targets.
+
+    A carrier that may hold a RECALL and a DEPLOY together (R3.2) gets a second, optional
+    slot: the DEPLOY beside its RECALL, sent only while its first slot holds a RECALL."""
     units = []
     for unit in you.get("units", []):
-        label = f"{unit['type'].capitalize()} in {unit['sector']}"
+        sector = unit["sector"]
+        label = f"{unit['type'].capitalize()} in {sector}"
         if unit["type"] == "carrier":
             label += f" ({unit['docked']} craft aboard)"
-        units.append(
-            {
-                "sector": unit["sector"],
-                "label": label,
-                "orders": [
-                    {**order, "label": LABELS[order["kind"]], "verb": VERBS[order["kind"]]}
-                    for order in unit["orders"]
-                ],
-            }
-        )
+        units.append({"sector": sector, "label": label, "orders": _offered(unit["orders"])})
+        paired = unit.get("deploy_with_recall")
+        if paired is not None:
+            carrier = f"Carrier in {sector}"
+            units.append(
+                {
+                    "sector": sector,
+                    "slot": pair_slot(sector),
+                    "label": f"{carrier}, beside its recall,",
+                    "orders": _offered([paired]),
+                    "optional": True,
+                    "needs": {"slot": sector, "kind": "RECALL"},
+                    "idle": f"{carrier}: a DEPLOY beside its RECALL too? (optional)",
+                    "blocked": f"{carrier}: a DEPLOY beside a RECALL (give it a RECALL first)",
+                }
+            )
     lines = [line for line in (you.get("submission") or "").splitlines() if line.strip()]
-    return {"units": units, "submitted": lines}
+    return {"units": units, "submitted": lines, "orders": read_back(units, lines)}
+
+
+def pair_slot(sector: str) -> str:
+    """The builder's slot for a carrier's DEPLOY beside its RECALL."""
+    return f"{sector} DEPLOY"
+
+
+def _offered(orders: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {**order, "label": LABELS[order["kind"]], "verb": VERBS[order["kind"]]} for order in orders
+    ]
+
+
+def read_back(
+    units: Sequence[Mapping[str, Any]], lines: Sequence[str]
+) -> dict[str, dict[str, Any]]:
+    """The stored sheet as the builder's orders (slot -> kind and targets): a carrier's
+    DEPLOY goes to its second slot when the sheet gives it a RECALL too."""
+    slots = {unit.get("slot", unit["sector"]) for unit in units}
+    words = [line.split() for line in lines]
+    recalls = {w[1] for w in words if len(w) >= 2 and w[0] == "RECALL"}
+    orders: dict[str, dict[str, Any]] = {}
+    for word in words:
+        if len(word) < 2:
+            continue
+        kind, sector = word[0], word[1]
+        slot = sector
+        if kind == "DEPLOY" and sector in recalls and pair_slot(sector) in slots:
+            slot = pair_slot(sector)
+        orders[slot] = {"kind": kind, "targets": word[2:]}
+    return orders
 
 
 def choosing(view: Mapping[str, Any]) -> dict[str, Any]:

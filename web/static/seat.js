@@ -3,7 +3,9 @@
 // order back in words, then sends the whole sheet, which the server checks at once.
 // A game may give an order kind its exact lines ("lines", keyed by the targets joined with a
 // space), how each reads ("says"), a second pick that depends on the first ("then"), and units
-// in several slots (a "slot" key; an "optional" slot is not counted as missing).
+// in several slots (a "slot" key; an "optional" slot is not counted as missing; one that
+// "needs" another slot's order kind, {"slot", "kind"}, is sent only beside it, and says its
+// "idle" or "blocked" text when empty or not possible).
 "use strict";
 (function () {
   const panel = window.companion.panel;
@@ -16,6 +18,11 @@
   }
 
   function slotOf(unit) { return unit.slot || unit.sector; }
+
+  function allowed(unit, orders) {
+    const need = unit.needs;
+    return !need || (!!orders[need.slot] && orders[need.slot].kind === need.kind);
+  }
 
   function parse(lines) {
     const orders = {};
@@ -59,10 +66,13 @@
         button.className = "unit-button" + (order ? " has-order" : "") + (unit.optional ? " optional" : "");
         button.dataset.sector = unit.sector;
         button.dataset.slot = slotOf(unit);
-        if (order) button.textContent = words(unit, order);
-        else if (unit.optional) button.textContent = unit.label + ": nothing more (optional)";
+        const open = allowed(unit, orders);
+        button.disabled = !open;
+        if (!open) button.textContent = unit.blocked || unit.label + ": not possible now";
+        else if (order) button.textContent = words(unit, order);
+        else if (unit.optional) button.textContent = unit.idle || unit.label + ": nothing more (optional)";
         else button.textContent = unit.label + ": no order yet (it holds)";
-        if (!order && !unit.optional) missing.push(unit.label);
+        if (!order && !unit.optional && open) missing.push(unit.label);
         button.addEventListener("click", function () { pick(unit); });
         li.appendChild(button);
         list.appendChild(li);
@@ -157,6 +167,7 @@
     }
 
     async function store(next) {
+      Object.keys(next).forEach(function (s) { if (slots[s] && !allowed(slots[s], next)) delete next[s]; });
       const lines = Object.keys(next).map(function (s) {
         const unit = slots[s];
         return unit ? lineOf(unit, option(unit, next[s].kind), next[s]) : null;

@@ -3,7 +3,9 @@ the game record. Every route needs the table's host secret (see web.security).""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from typing import Any
+
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.settings import HouseRules, SupportRange
@@ -58,7 +60,28 @@ def page(table_id: str) -> str:
         games=GAMES,
         reissued=None,
         screen=panels.public_url("table.screen", table_id=table_id),
+        attached=_attachments(table_id),
     )
+
+
+def _attachments(table_id: str) -> dict[str, Any] | None:
+    """What the host page says of the panels and camera: which table they serve (None when
+    the server runs none, as in the tests' apps)."""
+    running = current_app.extensions.get("attachments")
+    if running is None or not running.chosen:
+        return None
+    serving = running.table_id
+    name = None
+    if serving is not None and serving != table_id:
+        name = service().view(serving)["name"]
+    return {
+        "names": running.chosen,
+        "here": serving == table_id,
+        "table": serving,
+        "table_name": name,
+        "pinned": running.pinned,
+        "problems": dict(running.problems),
+    }
 
 
 @bp.post("/t/<table_id>/host/<action>")
@@ -77,6 +100,11 @@ def act(table_id: str, action: str) -> str | BaseResponse:
         tables.correct(table_id, request.form.get("text", ""), request.form.get("reason", ""))
     elif action == "undo":
         tables.undo(table_id)
+    elif action == "attach":
+        running = current_app.extensions.get("attachments")
+        if running is None:
+            raise PageError(409, "This server runs no panel or camera.")
+        running.follow(table_id)
     elif action == "new":
         return _new_table(table_id)
     elif action == "reissue":
@@ -136,6 +164,7 @@ def _new_table(table_id: str) -> str:
         name=service().view(new_id)["name"],
         screen=panels.public_url("table.screen", table_id=new_id),
         host_link=host_link,
+        attached=_attachments(new_id),
     )
 
 
