@@ -36,7 +36,7 @@ Mask = npt.NDArray[np.bool_]
 
 DETECT_WIDTH = 1920
 """Markers are looked for in a copy at most this wide; corners are refined at full size."""
-PATCH_SCALE = 1.2
+PATCH_SCALE = 1.0
 """Pixels per millimetre of the top-down tile patches the slots are read from."""
 CARD_SCALE = 2.0
 MAX_PIXELS = 50_000_000
@@ -96,19 +96,18 @@ class TileFound:
 class Recognition:
     scan: BoardScan
     tiles: tuple[TileFound, ...]
-    card_to_image: Matrix
+    table_to_image: Matrix
 
 
-# Markers -----------------------------------------------------------------------------------------
+# Markers ----------
 
 
 @cache
 def _detector(dictionary: str) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
-    params.adaptiveThreshWinSizeMin = 7
-    params.adaptiveThreshWinSizeMax = 27
-    params.adaptiveThreshWinSizeStep = 10
-    params.minMarkerPerimeterRate = 0.03
+    params.minMarkerPerimeterRate = 0.02
+    params.perspectiveRemovePixelPerCell = 8
+    params.perspectiveRemoveIgnoredMarginPerCell = 0.2
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_CONTOUR
     return cv2.aruco.ArucoDetector(
         cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary)), params
@@ -142,7 +141,7 @@ def find_markers(gray: Image, kit: Kit) -> list[Marker]:
     return list(best.values())
 
 
-# Colour references ---------------------------------------------------------------------------------
+# Colour references ----------
 
 
 @dataclasses.dataclass(frozen=True)
@@ -154,8 +153,10 @@ class References:
 
     def nearest(self, lab: Floats, names: Sequence[str]) -> tuple[str, float, float]:
         """The nearest swatch among ``names``, its distance and the next one's."""
-        ranked = sorted((float(np.linalg.norm(lab - self.swatches[n])), n) for n in names)
-        return ranked[0][1], ranked[0][0], ranked[1][0] if len(ranked) > 1 else math.inf
+        table = np.stack([self.swatches[n] for n in names])
+        distances = np.sqrt(((table - lab) ** 2).sum(axis=1))
+        order = np.argsort(distances)
+        return names[int(order[0])], float(distances[order[0]]), float(distances[order[1]])
 
 
 def _rect_mean(
@@ -194,23 +195,34 @@ def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> References:
     return References(swatches, float(ink[0]))
 
 
-# Slot masks -------------------------------------------------------------------------------------------
+# Slot masks ----------
 
 
 @dataclasses.dataclass(frozen=True)
 class SlotMasks:
+    """Where one slot is looked at: positions in its variant's list of sampled pixels."""
+
     slot: SlotSpec
-    inside: Mask
-    ring: Mask
-    band: Mask | None = None
-    centre: Mask | None = None
-    middle: Mask | None = None
+    inside: npt.NDArray[np.intp]
+    ring: npt.NDArray[np.intp]
+    band: npt.NDArray[np.intp] | None = None
+    centre: npt.NDArray[np.intp] | None = None
+    middle: npt.NDArray[np.intp] | None = None
 
 
-_MASKS: dict[tuple[int, int], tuple[tuple[SlotMasks, ...], Mask]] = {}
+@dataclasses.dataclass(frozen=True)
+class VariantMasks:
+    slots: tuple[SlotMasks, ...]
+    sampled: npt.NDArray[np.intp]
+    """Flat patch pixel indices read at all, in order."""
+    sticker: npt.NDArray[np.intp]
+    """Flat patch pixel indices of the marker sticker's white margin."""
 
 
-def _masks(kit: Kit, variant: int) -> tuple[tuple[SlotMasks, ...], Mask]:
+_MASKS: dict[tuple[int, int], VariantMasks] = {}
+
+
+def _masks(kit: Kit, variant: int) -> VariantMasks:
     """Each slot's masks on a tile patch, and the marker sticker's white margin."""
     key = (id(kit), variant)
     if key not in _MASKS:
@@ -218,37 +230,45 @@ def _masks(kit: Kit, variant: int) -> tuple[tuple[SlotMasks, ...], Mask]:
     return _MASKS[key]
 
 
-def _make_masks(kit: Kit, variant: int) -> tuple[tuple[SlotMasks, ...], Mask]:
+def _make_masks(kit: Kit, variant: int) -> VariantMasks:
     s = PATCH_SCALE
     half = kit.tile_side / 2
     size = round(kit.tile_side * s)
     ys, xs = np.mgrid[0:size, 0:size].astype(np.float64)
     x = (xs + 0.5) / s - half
     y = (ys + 0.5) / s - half
-    out = []
+    raw: list[tuple[SlotSpec, list[Mask]]] = []
     for slot in kit.variants[variant]:
         shape = np.zeros((size, size), np.uint8)
         pts = np.array([((px + half) * s, (py + half) * s) for px, py in slot.outline()])
         cv2.fillPoly(shape, [np.round(pts * 16).astype(np.int32)], 255, cv2.LINE_8, 4)
         inside_dist = cv2.distanceTransform(shape, cv2.DIST_L2, 5) / s
         outside_dist = cv2.distanceTransform(255 - shape, cv2.DIST_L2, 5) / s
-        inside = inside_dist >= kit.margin
-        ring = (outside_dist >= kit.ring[0]) & (outside_dist <= kit.ring[1])
+        masks = [inside_dist >= kit.margin]
+        masks.append((outside_dist >= kit.ring[0]) & (outside_dist <= kit.ring[1]))
         if slot.kind == "unit":
             r = np.hypot(x - slot.centre[0], y - slot.centre[1]) / (slot.radius * 0.94)
             g = kit.glyph
-            band = (r >= g["colour_band"][0]) & (r <= g["colour_band"][1])
-            centre = r <= g["centre_probe"]
-            middle = (r >= g["middle_probe"][0]) & (r <= g["middle_probe"][1])
-            out.append(SlotMasks(slot, inside, ring, band, centre, middle))
-        else:
-            out.append(SlotMasks(slot, inside, ring))
+            masks.append((r >= g["colour_band"][0]) & (r <= g["colour_band"][1]))
+            masks.append(r <= g["centre_probe"])
+            masks.append((r >= g["middle_probe"][0]) & (r <= g["middle_probe"][1]))
+        raw.append((slot, masks))
+    union = np.zeros((size, size), bool)
+    for _, masks in raw:
+        for mask in masks:
+            union |= mask
+    sampled = np.flatnonzero(union)
+
+    def where(mask: Mask) -> npt.NDArray[np.intp]:
+        return np.searchsorted(sampled, np.flatnonzero(mask))
+
+    slots = tuple(SlotMasks(slot, *(where(m) for m in masks)) for slot, masks in raw)
     cheb = np.maximum(np.abs(x), np.abs(y))
     sticker = (cheb >= kit.marker_side / 2 + 1.0) & (cheb <= kit.sticker_side / 2 - 1.0)
-    return tuple(out), sticker
+    return VariantMasks(slots, sampled, np.flatnonzero(sticker))
 
 
-# Reading slots ----------------------------------------------------------------------------------------
+# Reading slots ----------
 
 
 COLOURS = tuple(c.value for c in Colour)
@@ -263,13 +283,11 @@ def _confidence(d1: float, d2: float) -> float:
     return float(max(0.0, min(1.0, (d2 - d1) / (2 * MARGIN))) * max(0.0, 1.0 - d1 / (2 * FAR)))
 
 
-def read_slot(lab: Floats, masks: SlotMasks, refs: References) -> SlotReading:
+def read_slot(lab: Floats, tile_like: Mask, masks: SlotMasks, refs: References) -> SlotReading:
+    """One slot from the sampled pixels of its tile (``lab``: K x 3; ``tile_like``: which of
+    them look like the printed tile)."""
     slot = masks.slot
-    tile_ref = refs.swatches["tile"]
-    ring = lab[masks.ring]
-    matching = (
-        float(np.mean(np.linalg.norm(ring - tile_ref, axis=1) < RING_MATCH)) if len(ring) else 0.0
-    )
+    matching = float(tile_like[masks.ring].mean()) if len(masks.ring) else 0.0
     if matching < RING_SHARE:
         return SlotReading(slot.name, SlotState.UNKNOWN, confidence=matching)
     region = masks.band if masks.band is not None else masks.inside
@@ -291,10 +309,11 @@ def read_slot(lab: Floats, masks: SlotMasks, refs: References) -> SlotReading:
     threshold = (light + refs.ink_l) / 2
     if light - refs.ink_l < 12:
         return SlotReading(slot.name, SlotState.UNKNOWN, confidence=0.0)
-    dark_centre = float(np.mean(lab[masks.centre][:, 0] < threshold))
-    dark_middle = float(np.mean(lab[masks.middle][:, 0] < threshold))
+    dark_centre = float(np.mean(lab[masks.centre, 0] < threshold))
+    dark_middle = float(np.mean(lab[masks.middle, 0] < threshold))
     ranked = sorted(
-        (math.hypot(dark_centre - c, dark_middle - m), kind) for kind, (c, m) in GLYPHS.items()
+        ((math.hypot(dark_centre - c, dark_middle - m), kind) for kind, (c, m) in GLYPHS.items()),
+        key=lambda item: item[0],
     )
     (g1, kind), (g2, _) = ranked[0], ranked[1]
     if g1 > 0.5 or g2 - g1 < GLYPH_MARGIN:
@@ -315,19 +334,21 @@ def read_tile(
     patch = cv2.warpPerspective(
         image, m, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     )
-    rgb = linear(patch)[:, :, ::-1]
-    masks, sticker = _masks(kit, variant)
-    white = np.median(rgb[sticker], axis=0)
+    flat = cv2.blur(patch, (3, 3)).reshape(-1, 3)
+    masks = _masks(kit, variant)
+    white = np.median(_LINEAR[flat[masks.sticker]], axis=0)[::-1]
     if float(white.min()) <= 0.01:
         return None
-    lab = _lab(cv2.blur((rgb / white).astype(np.float32), (3, 3)))
-    return tuple(read_slot(lab, m_, refs) for m_ in masks)
+    rgb = _LINEAR[flat[masks.sampled]][:, ::-1] / white
+    lab = _lab(rgb.astype(np.float32))
+    tile_like = np.sqrt(((lab - refs.swatches["tile"]) ** 2).sum(axis=1)) < RING_MATCH
+    return tuple(read_slot(lab, tile_like, m_, refs) for m_ in masks.slots)
 
 
-# The board ---------------------------------------------------------------------------------------------
+# The board ----------
 
 
-def _homography(src: Sequence[tuple[float, float]], dst: Matrix) -> Matrix:
+def _homography(src: Sequence[tuple[float, float]] | Matrix, dst: Matrix) -> Matrix:
     h, _ = cv2.findHomography(np.array(src, dtype=np.float64), dst.astype(np.float64))
     if h is None:
         raise CardNotFound("the calibration card's markers do not fix a plane")
@@ -335,11 +356,48 @@ def _homography(src: Sequence[tuple[float, float]], dst: Matrix) -> Matrix:
     return out
 
 
-def _pose(marker: Marker, image_to_table: Matrix) -> tuple[tuple[float, float], float]:
-    pts = cv2.perspectiveTransform(marker.corners.reshape(-1, 1, 2), image_to_table).reshape(4, 2)
-    centre = pts.mean(axis=0)
-    dx, dy = (pts[1] + pts[2] - pts[0] - pts[3]) / 2
-    return (float(centre[0]), float(centre[1])), math.degrees(math.atan2(dy, dx))
+def _rigid(model: Matrix, points: Matrix) -> tuple[tuple[float, float], float]:
+    """The turn and shift that best carry ``model`` (mm, centred) onto ``points`` (mm)."""
+    centre = points.mean(axis=0)
+    p = points - centre
+    cross = float(np.sum(model[:, 0] * p[:, 1] - model[:, 1] * p[:, 0]))
+    dot = float(np.sum(model[:, 0] * p[:, 0] + model[:, 1] * p[:, 1]))
+    return (float(centre[0]), float(centre[1])), math.degrees(math.atan2(cross, dot))
+
+
+def _placed(model: Matrix, pose: tuple[tuple[float, float], float]) -> Matrix:
+    (cx, cy), angle = pose
+    t = math.radians(angle)
+    rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+    out: Matrix = model @ rot.T + np.array([cx, cy])
+    return out
+
+
+def _plane(
+    card: list[Marker], tiles: list[Marker], kit: Kit
+) -> tuple[Matrix, list[tuple[tuple[float, float], float]]]:
+    """The table plane (table mm -> image) and every tile's pose on it.
+
+    The card's markers give a first plane; each tile marker is then placed rigidly on it (its
+    true size is known), and the plane is fitted again to all markers together, twice.
+    """
+    card_mm = np.array([p for m in card for p in kit.card_marker_corners(m.id)], np.float64)
+    card_px = np.concatenate([m.corners for m in card])
+    plane = _homography(card_mm, card_px)
+    model = np.array(kit.marker_corners(), np.float64)
+    poses: list[tuple[tuple[float, float], float]] = []
+    for round_ in range(3):
+        inverse = np.linalg.inv(plane)
+        poses = []
+        for m in tiles:
+            mm = cv2.perspectiveTransform(m.corners.reshape(-1, 1, 2), inverse).reshape(4, 2)
+            poses.append(_rigid(model, mm))
+        if round_ == 2 or not tiles:
+            break
+        src = np.concatenate([card_mm, *(_placed(model, pose) for pose in poses)])
+        dst = np.concatenate([card_px, *(m.corners for m in tiles)])
+        plane = _homography(src, dst)
+    return plane, poses
 
 
 def _adjacent(
@@ -375,19 +433,18 @@ def recognize(image: Image, *, kit: Kit | None = None) -> Recognition:
         raise CardNotFound(
             "the calibration card is not in the picture (at least 2 of its 4 markers must show)"
         )
-    src = [p for m in card for p in kit.card_marker_corners(m.id)]
-    card_to_image = _homography(src, np.concatenate([m.corners for m in card]))
-    image_to_table = np.linalg.inv(card_to_image)
-    refs = read_card(image, card_to_image, kit)
     notes: list[str] = []
-    found: list[tuple[Marker, tuple[tuple[float, float], float]]] = []
+    tile_markers: list[Marker] = []
     for marker in markers:
         if marker.id in kit.card.markers:
             continue
         if not kit.is_sector_marker(marker.id):
             notes.append(f"marker {marker.id} is not a tile of this kit")
             continue
-        found.append((marker, _pose(marker, image_to_table)))
+        tile_markers.append(marker)
+    table_to_image, poses = _plane(card, tile_markers, kit)
+    refs = read_card(image, table_to_image, kit)
+    found = list(zip(tile_markers, poses, strict=True))
     found.sort(key=lambda f: sector_sort_key(f"S{f[0].id}"))
     grid = _grid([pose for _, pose in found], kit.tile_side)
     tiles: list[TileFound] = []
@@ -395,7 +452,7 @@ def recognize(image: Image, *, kit: Kit | None = None) -> Recognition:
     for (marker, (centre, angle)), (column, row, rotation) in zip(found, grid, strict=True):
         sector = f"S{marker.id}"
         variant = kit.variant_of(marker.id)
-        to_image = _homography(kit.marker_corners(), marker.corners)
+        to_image = table_to_image @ _similarity(centre, angle)
         slots = read_tile(image, to_image, kit, variant, refs)
         if slots is None:
             notes.append(f"{sector}: its marker sticker is too dark to read the tile by")
@@ -411,7 +468,14 @@ def recognize(image: Image, *, kit: Kit | None = None) -> Recognition:
             if _adjacent(pa, pb, kit.tile_side):
                 edges.append((f"S{ma.id}", f"S{mb.id}"))
     scan = BoardScan(tuple(t.reading for t in tiles), tuple(edges), tuple(notes))
-    return Recognition(scan, tuple(tiles), card_to_image)
+    return Recognition(scan, tuple(tiles), table_to_image)
+
+
+def _similarity(centre: tuple[float, float], angle: float) -> Matrix:
+    t = math.radians(angle)
+    return np.array(
+        [[math.cos(t), -math.sin(t), centre[0]], [math.sin(t), math.cos(t), centre[1]], [0, 0, 1]]
+    )
 
 
 def _grid(
