@@ -519,8 +519,9 @@ def _photograph(photo: Image, cond: Conditions, rng: random.Random) -> Image:
     image: Image = np.clip(srgb + 0.5, 0, 255).astype(np.uint8)
     if cond.jpeg is not None:
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, cond.jpeg])
-        if ok:
-            image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            image = decoded
     return image
 
 

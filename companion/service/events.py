@@ -30,6 +30,7 @@ EVENT_KINDS = frozenset(
         "resumed",
         "extended",
         "game_over",
+        "scan",
     }
 )
 

@@ -17,6 +17,7 @@ import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.board_scan import BoardScan, compare
 from companion.errors import CompanionError, StateError
 from companion.galaxy import Galaxy
 from companion.record import GameRecord
@@ -70,6 +71,8 @@ class TableService:
         self.closed = False
         self.broken: dict[str, str] = {}
         """Tables that cannot be served, with why; the others carry on regardless."""
+        self.scans: dict[str, dict[str, Any]] = {}
+        """Each table's latest board scan compared with its state (memory only, not stored)."""
         with self.lock:
             for table_id in storage.table_ids():
                 try:
@@ -478,6 +481,27 @@ class TableService:
                         )
                     )
 
+    # The camera ----------------------------------------------------------------------------------
+
+    def report_scan(self, table_id: str, scan: BoardScan) -> dict[str, Any]:
+        """Compare a board scan with the table's tracked state; keep and publish the result.
+
+        Nothing is stored: the latest comparison shows in :meth:`view` as ``"scan"``. Before
+        the game starts there is no state to compare with, so nothing is reported as off.
+        """
+        with self.lock:
+            table = self._table(table_id)
+            session = table.session
+            state = getattr(session, "state", None)
+            result: dict[str, Any] = {"at": self.clock.now(), "discrepancies": [], "missing": []}
+            if state is not None:
+                report = compare(scan, state)
+                result["discrepancies"] = [d.to_dict() for d in report.discrepancies]
+                result["missing"] = list(report.missing)
+            self.scans[table_id] = result
+            self.bus.publish(Event("scan", table_id, result["at"], result))
+            return result
+
     # Views ---------------------------------------------------------------------------------------
 
     def view(self, table_id: str, seat: int | None = None) -> dict[str, Any]:
@@ -509,6 +533,7 @@ class TableService:
                 ],
                 "next_to_choose": table.next_to_choose() if table.stage is Stage.LOBBY else None,
                 "last": table.last_summary,
+                "scan": self.scans.get(table.id),
             }
             if table.session is None:
                 out["setup"] = table.setup.public()
