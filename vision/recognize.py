@@ -41,15 +41,15 @@ PATCH_SCALE = 1.0
 CARD_SCALE = 2.0
 MAX_PIXELS = 50_000_000
 
-RING_MATCH = 30.0
-"""A surround pixel looks like printed tile when within this CIE76 distance of the swatch."""
+RING_MATCH = 15.0
+"""A surround pixel looks like printed tile when this close to the swatch (lightness, and a
+quarter of the hue difference)."""
 RING_SHARE = 0.8
 """...and a slot counts as uncovered when this share of its surround does."""
 FAR = 30.0
 """A slot whose colour is farther than this from every swatch is unknown."""
 MARGIN = 8.0
 """...and so is one whose nearest swatch is not this much nearer than the next."""
-GLYPH_MARGIN = 0.25
 
 
 def _lut() -> Floats:
@@ -105,18 +105,23 @@ class Recognition:
 @cache
 def _detector(dictionary: str) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
+    # Two threshold passes (windows 5 and 11) find the kit's markers at 1080p; the default
+    # three passes cost half as much again for nothing on the rendered benchmark boards.
+    params.adaptiveThreshWinSizeMin = 5
+    params.adaptiveThreshWinSizeMax = 11
+    params.adaptiveThreshWinSizeStep = 6
     params.minMarkerPerimeterRate = 0.02
     params.perspectiveRemovePixelPerCell = 8
     params.perspectiveRemoveIgnoredMarginPerCell = 0.2
-    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_CONTOUR
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
     return cv2.aruco.ArucoDetector(
         cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary)), params
     )
 
 
 def find_markers(gray: Image, kit: Kit) -> list[Marker]:
-    """Markers in a grey picture, found in a copy at most DETECT_WIDTH wide; their corners
-    are fitted to the marker's edges (contour refinement) and scaled back."""
+    """Markers in a grey picture: found in a copy at most DETECT_WIDTH wide, then their edges
+    located at full resolution (:func:`refine_corners`)."""
     height, width = gray.shape
     factor = min(1.0, DETECT_WIDTH / max(width, height * 16 / 9))
     small = (
@@ -127,18 +132,93 @@ def find_markers(gray: Image, kit: Kit) -> list[Marker]:
     corners, ids, _ = _detector(kit.dictionary).detectMarkers(small)
     if ids is None:
         return []
-    refined = np.array([c.reshape(4, 2) for c in corners], dtype=np.float64)
+    quads = np.array([c.reshape(4, 2) for c in corners], dtype=np.float64)
     if factor != 1.0:
-        refined = (refined + 0.5) / factor - 0.5
+        quads = (quads + 0.5) / factor - 0.5
+    quads = refine_corners(gray, quads)
     best: dict[int, Marker] = {}
-    for marker_id, quad in zip(ids.ravel().tolist(), refined, strict=True):
+    for marker_id, quad in zip(ids.ravel().tolist(), quads, strict=True):
         found = Marker(int(marker_id), quad)
         old = best.get(found.id)
-        if old is None or cv2.contourArea(quad.astype(np.float32)) > cv2.contourArea(
-            old.corners.astype(np.float32)
-        ):
+        if old is None or _area(quad) > _area(old.corners):
             best[found.id] = found
     return list(best.values())
+
+
+def _area(quad: Matrix) -> float:
+    x, y = quad[:, 0], quad[:, 1]
+    return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2)
+
+
+EDGE_POINTS = 10
+PROFILE_SAMPLES = 13
+
+
+def refine_corners(gray: Image, quads: Matrix) -> Matrix:
+    """Each marker's corners from its four edges located to a fraction of a pixel.
+
+    Across each edge, between the black border and the white sticker, the grey level is
+    sampled along short profiles; where a profile crosses half-way between its dark and
+    bright ends is a point of the edge; a line is fitted to each edge's points and
+    neighbouring lines meet at the corners. (The detector's own corners sit slightly inside
+    the black border, which shrinks every marker by a few per cent.)
+    """
+    count = len(quads)
+    start = quads
+    end = np.roll(quads, -1, axis=1)
+    direction = end - start
+    length = np.linalg.norm(direction, axis=2, keepdims=True)
+    unit = direction / np.maximum(length, 1e-9)
+    normal = np.stack([unit[..., 1], -unit[..., 0]], axis=2)  # outwards for clockwise quads
+    cell = length[..., 0] / 7.0
+    t = np.linspace(0.15, 0.85, EDGE_POINTS)
+    tau = np.linspace(-0.6, 0.6, PROFILE_SAMPLES)
+    base = start[:, :, None, :] + direction[:, :, None, :] * t[None, None, :, None]
+    offsets = normal[:, :, None, None, :] * (cell[:, :, None, None, None] * tau[:, None])
+    where = (base[:, :, :, None, :] + offsets).astype(np.float32)  # M x 4 x P x S x 2
+    flat = where.reshape(-1, PROFILE_SAMPLES, 2)
+    values = cv2.remap(
+        gray,
+        np.ascontiguousarray(flat[:, :, 0]),
+        np.ascontiguousarray(flat[:, :, 1]),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    ).astype(np.float64)
+    dark = values[:, :2].mean(axis=1, keepdims=True)
+    bright = values[:, -2:].mean(axis=1, keepdims=True)
+    level = (dark + bright) / 2
+    above = values >= level
+    first = np.argmax(above, axis=1)
+    first = np.clip(first, 1, PROFILE_SAMPLES - 1)
+    rows = np.arange(len(values))
+    v0, v1 = values[rows, first - 1], values[rows, first]
+    fraction = np.clip((level[:, 0] - v0) / np.maximum(v1 - v0, 1e-6), 0, 1)
+    crossing = (first - 1 + fraction).reshape(count, 4, EDGE_POINTS)
+    steps = np.interp(crossing, np.arange(PROFILE_SAMPLES), tau)
+    contrast = (bright - dark).reshape(count, 4, EDGE_POINTS)
+    points = base + normal[:, :, None, :] * (cell[:, :, None] * steps)[..., None]
+    out = quads.copy()
+    for m in range(count):
+        lines = []
+        for k in range(4):
+            good = contrast[m, k] > 8
+            if good.sum() < 3:
+                lines = []
+                break
+            pts = points[m, k][good]
+            centre = pts.mean(axis=0)
+            _, _, vt = np.linalg.svd(pts - centre)
+            lines.append((centre, vt[0]))
+        if not lines:
+            continue
+        for k in range(4):
+            (p1, d1), (p2, d2) = lines[k - 1], lines[k]
+            a = np.array([d1, -d2]).T
+            if abs(np.linalg.det(a)) < 1e-6:
+                break
+            s_ = np.linalg.solve(a, p2 - p1)
+            out[m, k] = p1 + d1 * s_[0]
+    return out
 
 
 # Colour references ----------
@@ -199,35 +279,51 @@ def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> References:
 
 
 @dataclasses.dataclass(frozen=True)
-class SlotMasks:
-    """Where one slot is looked at: positions in its variant's list of sampled pixels."""
-
-    slot: SlotSpec
-    inside: npt.NDArray[np.intp]
-    ring: npt.NDArray[np.intp]
-    band: npt.NDArray[np.intp] | None = None
-    centre: npt.NDArray[np.intp] | None = None
-    middle: npt.NDArray[np.intp] | None = None
-
-
-@dataclasses.dataclass(frozen=True)
 class VariantMasks:
-    slots: tuple[SlotMasks, ...]
-    sampled: npt.NDArray[np.intp]
-    """Flat patch pixel indices read at all, in order."""
-    sticker: npt.NDArray[np.intp]
-    """Flat patch pixel indices of the marker sticker's white margin."""
+    """Where a tile variant's slots are looked at, as K sample points in the tile frame and
+    averaging weights (one row per slot) over them."""
+
+    slots: tuple[SlotSpec, ...]
+    points: Matrix
+    """K x 2 sample points (mm, tile frame)."""
+    sticker: Matrix
+    """M x 2 points on the marker sticker's white margin."""
+    region: Floats
+    """S x K: the token's colour (a unit's colour band, else inside the slot, ``margin`` in)."""
+    ring: Floats
+    """S x K: the slot's surround, which must look like printed tile."""
+    centre: Floats
+    middle: Floats
+    """S x K: a unit's glyph probes (zero rows for other slots)."""
+    allowed: Mask
+    """S x N: which of :data:`REF_NAMES` a slot may hold."""
 
 
+COLOURS = tuple(c.value for c in Colour)
+REF_NAMES = (*COLOURS, "mineral", "tile")
+GLYPH_RULES = {
+    # (centre darker than, centre lighter than, middle darker than, middle lighter than):
+    # how dark (0 the token's colour, 1 ink) the centre disc and the middle ring look once
+    # blurred by the camera; between the rules' limits the glyph is unknown.
+    UnitType.CARRIER: (0.0, 0.25, 0.15, 1.0),
+    UnitType.DESTROYER: (0.35, 1.0, 0.0, 0.2),
+    UnitType.BATTLESHIP: (0.45, 1.0, 0.3, 1.0),
+}
 _MASKS: dict[tuple[int, int], VariantMasks] = {}
 
 
 def _masks(kit: Kit, variant: int) -> VariantMasks:
-    """Each slot's masks on a tile patch, and the marker sticker's white margin."""
     key = (id(kit), variant)
     if key not in _MASKS:
         _MASKS[key] = _make_masks(kit, variant)
     return _MASKS[key]
+
+
+def _rows(masks: list[Mask], union: Mask) -> Floats:
+    flat = np.stack([m[union] for m in masks]).astype(np.float32)
+    counts = flat.sum(axis=1, keepdims=True)
+    out: Floats = flat / np.maximum(counts, 1)
+    return out
 
 
 def _make_masks(kit: Kit, variant: int) -> VariantMasks:
@@ -237,112 +333,191 @@ def _make_masks(kit: Kit, variant: int) -> VariantMasks:
     ys, xs = np.mgrid[0:size, 0:size].astype(np.float64)
     x = (xs + 0.5) / s - half
     y = (ys + 0.5) / s - half
-    raw: list[tuple[SlotSpec, list[Mask]]] = []
-    for slot in kit.variants[variant]:
+    empty = np.zeros((size, size), bool)
+    region, ring, centre, middle, allowed = [], [], [], [], []
+    slots = kit.variants[variant]
+    for slot in slots:
         shape = np.zeros((size, size), np.uint8)
         pts = np.array([((px + half) * s, (py + half) * s) for px, py in slot.outline()])
         cv2.fillPoly(shape, [np.round(pts * 16).astype(np.int32)], 255, cv2.LINE_8, 4)
         inside_dist = cv2.distanceTransform(shape, cv2.DIST_L2, 5) / s
         outside_dist = cv2.distanceTransform(255 - shape, cv2.DIST_L2, 5) / s
-        masks = [inside_dist >= kit.margin]
-        masks.append((outside_dist >= kit.ring[0]) & (outside_dist <= kit.ring[1]))
+        ring.append((outside_dist >= kit.ring[0]) & (outside_dist <= kit.ring[1]))
         if slot.kind == "unit":
             r = np.hypot(x - slot.centre[0], y - slot.centre[1]) / (slot.radius * 0.94)
             g = kit.glyph
-            masks.append((r >= g["colour_band"][0]) & (r <= g["colour_band"][1]))
-            masks.append(r <= g["centre_probe"])
-            masks.append((r >= g["middle_probe"][0]) & (r <= g["middle_probe"][1]))
-        raw.append((slot, masks))
+            region.append((r >= g["colour_band"][0]) & (r <= g["colour_band"][1]))
+            centre.append(r <= g["centre_probe"])
+            middle.append((r >= g["middle_probe"][0]) & (r <= g["middle_probe"][1]))
+        else:
+            region.append(inside_dist >= kit.margin)
+            centre.append(empty)
+            middle.append(empty)
+        names = ("mineral", "tile") if slot.kind == "mineral" else (*COLOURS, "tile")
+        allowed.append([n in names for n in REF_NAMES])
     union = np.zeros((size, size), bool)
-    for _, masks in raw:
-        for mask in masks:
-            union |= mask
-    sampled = np.flatnonzero(union)
-
-    def where(mask: Mask) -> npt.NDArray[np.intp]:
-        return np.searchsorted(sampled, np.flatnonzero(mask))
-
-    slots = tuple(SlotMasks(slot, *(where(m) for m in masks)) for slot, masks in raw)
+    for mask in (*region, *ring, *centre, *middle):
+        union |= mask
     cheb = np.maximum(np.abs(x), np.abs(y))
     sticker = (cheb >= kit.marker_side / 2 + 1.0) & (cheb <= kit.sticker_side / 2 - 1.0)
-    return VariantMasks(slots, sampled, np.flatnonzero(sticker))
+    return VariantMasks(
+        slots=slots,
+        points=np.stack([x[union], y[union]], axis=1),
+        sticker=np.stack([x[sticker], y[sticker]], axis=1),
+        region=_rows(region, union),
+        ring=_rows(ring, union),
+        centre=_rows(centre, union),
+        middle=_rows(middle, union),
+        allowed=np.array(allowed, bool),
+    )
 
 
 # Reading slots ----------
 
 
-COLOURS = tuple(c.value for c in Colour)
-GLYPHS = {  # (centre dark, middle dark)
-    UnitType.DESTROYER: (1.0, 0.0),
-    UnitType.BATTLESHIP: (1.0, 1.0),
-    UnitType.CARRIER: (0.0, 1.0),
-}
+_WHY: list[tuple[object, ...]] | None = None
 
 
 def _confidence(d1: float, d2: float) -> float:
     return float(max(0.0, min(1.0, (d2 - d1) / (2 * MARGIN))) * max(0.0, 1.0 - d1 / (2 * FAR)))
 
 
-def read_slot(lab: Floats, tile_like: Mask, masks: SlotMasks, refs: References) -> SlotReading:
-    """One slot from the sampled pixels of its tile (``lab``: K x 3; ``tile_like``: which of
-    them look like the printed tile)."""
-    slot = masks.slot
-    matching = float(tile_like[masks.ring].mean()) if len(masks.ring) else 0.0
-    if matching < RING_SHARE:
-        return SlotReading(slot.name, SlotState.UNKNOWN, confidence=matching)
-    region = masks.band if masks.band is not None else masks.inside
-    mean = lab[region].mean(axis=0)
-    names = ("mineral", "tile") if slot.kind == "mineral" else (*COLOURS, "tile")
-    name, d1, d2 = refs.nearest(mean, names)
-    confidence = _confidence(d1, d2)
-    if d1 > FAR or d2 - d1 < MARGIN:
-        return SlotReading(slot.name, SlotState.UNKNOWN, confidence=confidence)
-    if name == "tile":
-        return SlotReading(slot.name, SlotState.EMPTY, confidence=confidence)
-    if slot.kind == "mineral":
-        return SlotReading(slot.name, SlotState.TOKEN, confidence=confidence)
-    colour = Colour(name)
-    if slot.kind != "unit":
-        return SlotReading(slot.name, SlotState.TOKEN, colour, None, confidence)
-    assert masks.centre is not None and masks.middle is not None
-    light = float(mean[0])
-    threshold = (light + refs.ink_l) / 2
-    if light - refs.ink_l < 12:
-        return SlotReading(slot.name, SlotState.UNKNOWN, confidence=0.0)
-    dark_centre = float(np.mean(lab[masks.centre, 0] < threshold))
-    dark_middle = float(np.mean(lab[masks.middle, 0] < threshold))
-    ranked = sorted(
-        ((math.hypot(dark_centre - c, dark_middle - m), kind) for kind, (c, m) in GLYPHS.items()),
-        key=lambda item: item[0],
-    )
-    (g1, kind), (g2, _) = ranked[0], ranked[1]
-    if g1 > 0.5 or g2 - g1 < GLYPH_MARGIN:
-        return SlotReading(
-            slot.name, SlotState.UNKNOWN, confidence=min(confidence, max(0.0, g2 - g1))
-        )
-    return SlotReading(slot.name, SlotState.TOKEN, colour, kind, min(confidence, min(1.0, g2 - g1)))
+def _glyph(centre: float, middle: float) -> tuple[UnitType | None, float]:
+    """The unit type the glyph's darkness says, and how far inside its rule it is (0-1)."""
+    for kind, (c_low, c_high, m_low, m_high) in GLYPH_RULES.items():
+        if c_low <= centre <= c_high and m_low <= middle <= m_high:
+            slack = min(centre - c_low, c_high - centre, middle - m_low, m_high - middle)
+            return kind, min(1.0, 0.5 + 5 * slack)
+    return None, 0.0
 
 
-def read_tile(
-    image: Image, to_image: Matrix, kit: Kit, variant: int, refs: References
-) -> tuple[SlotReading, ...] | None:
-    """Each slot of one tile; None when its sticker cannot serve as the white reference."""
-    s = PATCH_SCALE
-    half = kit.tile_side / 2
-    size = round(kit.tile_side * s)
-    m = to_image @ np.array([[1 / s, 0, -half], [0, 1 / s, -half], [0, 0, 1]])
-    patch = cv2.warpPerspective(
-        image, m, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+def read_slots(
+    masks: VariantMasks, lab: Floats, refs: References, table: Floats
+) -> tuple[SlotReading, ...]:
+    """Every slot of one tile from its sampled pixels in Lab (K x 3)."""
+    offset = (lab - refs.swatches["tile"]) ** 2
+    # Lightness counts fully, hue a quarter: under warm light the printed tile's dark blue is
+    # mostly noise once white-balanced, while a hand, a cup or glare is far lighter.
+    tile_like = ((offset[:, 0] + 0.25 * (offset[:, 1] + offset[:, 2])) < RING_MATCH**2).astype(
+        np.float32
     )
-    flat = cv2.blur(patch, (3, 3)).reshape(-1, 3)
-    masks = _masks(kit, variant)
-    white = np.median(_LINEAR[flat[masks.sticker]], axis=0)[::-1]
-    if float(white.min()) <= 0.01:
-        return None
-    rgb = _LINEAR[flat[masks.sampled]][:, ::-1] / white
-    lab = _lab(rgb.astype(np.float32))
-    tile_like = np.sqrt(((lab - refs.swatches["tile"]) ** 2).sum(axis=1)) < RING_MATCH
-    return tuple(read_slot(lab, tile_like, m_, refs) for m_ in masks.slots)
+    shares = masks.ring @ tile_like
+    means = masks.region @ lab
+    distances = np.sqrt(((means[:, None, :] - table[None, :, :]) ** 2).sum(axis=2))
+    distances[~masks.allowed] = np.inf
+    order = np.argsort(distances, axis=1)
+    out = []
+    for i, slot in enumerate(masks.slots):
+        if _WHY is not None:
+            best, second = int(order[i, 0]), int(order[i, 1])
+            _WHY.append(
+                (
+                    slot.name,
+                    float(shares[i]),
+                    REF_NAMES[best],
+                    float(distances[i, best]),
+                    REF_NAMES[second],
+                    float(distances[i, second]),
+                )
+            )
+        if shares[i] < RING_SHARE:
+            out.append(SlotReading(slot.name, SlotState.UNKNOWN, confidence=float(shares[i])))
+            continue
+        best, second = int(order[i, 0]), int(order[i, 1])
+        d1, d2 = float(distances[i, best]), float(distances[i, second])
+        confidence = _confidence(d1, d2)
+        name = REF_NAMES[best]
+        if d1 > FAR or d2 - d1 < MARGIN:
+            out.append(SlotReading(slot.name, SlotState.UNKNOWN, confidence=confidence))
+        elif name == "tile":
+            out.append(SlotReading(slot.name, SlotState.EMPTY, confidence=confidence))
+        elif slot.kind == "mineral":
+            out.append(SlotReading(slot.name, SlotState.TOKEN, confidence=confidence))
+        elif slot.kind != "unit":
+            out.append(SlotReading(slot.name, SlotState.TOKEN, Colour(name), None, confidence))
+        else:
+            light = float(means[i, 0])
+            if light - refs.ink_l < 12:
+                out.append(SlotReading(slot.name, SlotState.UNKNOWN, confidence=0.0))
+                continue
+            dark = np.clip((light - lab[:, 0]) / (light - refs.ink_l), 0, 1)
+            centre, middle = float(masks.centre[i] @ dark), float(masks.middle[i] @ dark)
+            if _WHY is not None:
+                _WHY.append(("glyph", centre, middle))
+            kind, sure = _glyph(centre, middle)
+            if kind is None:
+                out.append(SlotReading(slot.name, SlotState.UNKNOWN, confidence=confidence))
+            else:
+                sure = min(confidence, sure)
+                out.append(SlotReading(slot.name, SlotState.TOKEN, Colour(name), kind, sure))
+    return tuple(out)
+
+
+def _project(h: Matrix, points: Matrix) -> Matrix:
+    p = points @ h[:, :2].T + h[:, 2]
+    out: Matrix = p[:, :2] / p[:, 2:3]
+    return out
+
+
+def read_tiles(
+    image: Image, tiles: Sequence[tuple[Matrix, int]], kit: Kit, refs: References
+) -> list[tuple[SlotReading, ...] | None]:
+    """Every slot of every tile (``(tile frame -> image homography, variant)`` each), all
+    sampled in one pass; None for a tile whose sticker cannot serve as its white."""
+    if not tiles:
+        return []
+    points, spans = [], []
+    for to_image, variant in tiles:
+        masks = _masks(kit, variant)
+        points.append(_project(to_image, masks.sticker))
+        points.append(_project(to_image, masks.points))
+        spans.append((len(masks.sticker), len(masks.points)))
+    where = np.concatenate(points).astype(np.float32)
+    total = len(where)
+    width = 1024  # remap wants maps under 32767 on a side
+    padded = np.zeros((-(-total // width) * width, 2), np.float32)
+    padded[:total] = where
+    maps = padded.reshape(-1, width, 2)
+    sampled = cv2.remap(
+        image,
+        np.ascontiguousarray(maps[:, :, 0]),
+        np.ascontiguousarray(maps[:, :, 1]),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(0, 0, 0),
+    ).reshape(-1, 3)[:total]
+    rgb = _LINEAR[sampled][:, ::-1]
+    normalised = []
+    whites = []
+    at = 0
+    for stickers, count in spans:
+        white = np.percentile(rgb[at : at + stickers], 90, axis=0)
+        at += stickers
+        whites.append(white)
+        normalised.append(rgb[at : at + count] / np.maximum(white, 1e-3))
+        at += count
+    lab_all = _lab(np.concatenate(normalised).astype(np.float32))
+    labs = []
+    rings = []
+    at = 0
+    for (_, variant), (_, count) in zip(tiles, spans, strict=True):
+        lab = lab_all[at : at + count]
+        at += count
+        labs.append(lab)
+        rings.append(lab[_masks(kit, variant).ring.sum(axis=0) > 0])
+    # The printed tile as it looks on the tiles themselves: blur spills a little of the
+    # bright tokens and slot lines onto it, which moves a dark colour a long way in Lab, so
+    # the card's swatch is not used for it. Most of every surround is bare tile.
+    tile = np.median(np.concatenate(rings), axis=0)
+    refs = dataclasses.replace(refs, swatches={**refs.swatches, "tile": tile})
+    table = np.stack([refs.swatches[n] for n in REF_NAMES])
+    out: list[tuple[SlotReading, ...] | None] = []
+    for (_, variant), lab, white in zip(tiles, labs, whites, strict=True):
+        if float(white.min()) <= 0.01:
+            out.append(None)
+        else:
+            out.append(read_slots(_masks(kit, variant), lab, refs, table))
+    return out
 
 
 # The board ----------
@@ -354,6 +529,9 @@ def _homography(src: Sequence[tuple[float, float]] | Matrix, dst: Matrix) -> Mat
         raise CardNotFound("the calibration card's markers do not fix a plane")
     out: Matrix = h
     return out
+
+
+PLANE_ROUNDS = 6
 
 
 def _rigid(model: Matrix, points: Matrix) -> tuple[tuple[float, float], float]:
@@ -385,15 +563,26 @@ def _plane(
     card_px = np.concatenate([m.corners for m in card])
     plane = _homography(card_mm, card_px)
     model = np.array(kit.marker_corners(), np.float64)
+    size = float(np.sqrt((model**2).sum(axis=1).mean()))
+    origin = card_mm.mean(axis=0)
     poses: list[tuple[tuple[float, float], float]] = []
-    for round_ in range(3):
+    for round_ in range(PLANE_ROUNDS):
         inverse = np.linalg.inv(plane)
         poses = []
+        scales = []
         for m in tiles:
             mm = cv2.perspectiveTransform(m.corners.reshape(-1, 1, 2), inverse).reshape(4, 2)
             poses.append(_rigid(model, mm))
-        if round_ == 2 or not tiles:
+            scales.append(float(np.sqrt(((mm - mm.mean(axis=0)) ** 2).sum(axis=1).mean())) / size)
+        if round_ == PLANE_ROUNDS - 1 or not tiles:
             break
+        # Markers that look too small say the plane stretches the table: spread the tiles
+        # out by as much (a plain refit would take many rounds to get there).
+        k = float(np.median(scales))
+        poses = [
+            ((origin[0] + (c[0] - origin[0]) / k, origin[1] + (c[1] - origin[1]) / k), a)
+            for c, a in poses
+        ]
         src = np.concatenate([card_mm, *(_placed(model, pose) for pose in poses)])
         dst = np.concatenate([card_px, *(m.corners for m in tiles)])
         plane = _homography(src, dst)
@@ -449,11 +638,15 @@ def recognize(image: Image, *, kit: Kit | None = None) -> Recognition:
     grid = _grid([pose for _, pose in found], kit.tile_side)
     tiles: list[TileFound] = []
     seen_cells: dict[tuple[int, int], str] = {}
-    for (marker, (centre, angle)), (column, row, rotation) in zip(found, grid, strict=True):
+    placed = [
+        (table_to_image @ _similarity(centre, angle), kit.variant_of(marker.id))
+        for marker, (centre, angle) in found
+    ]
+    readings = read_tiles(cv2.blur(image, (3, 3)), placed, kit, refs)
+    for (marker, (centre, angle)), (column, row, rotation), (to_image, variant), slots in zip(
+        found, grid, placed, readings, strict=True
+    ):
         sector = f"S{marker.id}"
-        variant = kit.variant_of(marker.id)
-        to_image = table_to_image @ _similarity(centre, angle)
-        slots = read_tile(image, to_image, kit, variant, refs)
         if slots is None:
             notes.append(f"{sector}: its marker sticker is too dark to read the tile by")
             slots = tuple(SlotReading(s.name, SlotState.UNKNOWN) for s in kit.variants[variant])

@@ -37,14 +37,14 @@ def marker_sheets(kit: Kit) -> list[Image]:
     """Tile marker stickers: the marker on its white square, the sector id beneath."""
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, kit.dictionary))
     side = kit.sticker_side
-    per_row, rows = 4, 5
+    per_row, rows = 4, 4
     sheets = []
     numbers = list(range(kit.sectors[0], kit.sectors[1] + 1))
     for start in range(0, len(numbers), per_row * rows):
         sheet = _sheet()
         for i, n in enumerate(numbers[start : start + per_row * rows]):
-            x = 15 + (i % per_row) * (side + 4)
-            y = 15 + (i // per_row) * (side + 12)
+            x = 8 + (i % per_row) * (side + 2)
+            y = 15 + (i // per_row) * (side + 20)
             px = round(kit.marker_side * PX_PER_MM)
             marker = cv2.aruco.generateImageMarker(dictionary, n, px, borderBits=1)
             margin = (side - kit.marker_side) / 2
