@@ -199,7 +199,7 @@ def refine_corners(gray: Image, quads: Matrix) -> Matrix:
     points = base + normal[:, :, None, :] * (cell[:, :, None] * steps)[..., None]
     out = quads.copy()
     for m in range(count):
-        lines = []
+        lines: list[tuple[Matrix, Matrix]] = []
         for k in range(4):
             good = contrast[m, k] > 8
             if good.sum() < 3:
