@@ -55,6 +55,9 @@ class SlotSpec:
 class CardSpec:
     size: Point
     marker_side: float
+    marker_frame: float
+    """Each card marker sits on a white sticker like a tile's, inside a square of printed tile
+    this wide, so the card shows how a tile's sticker looks to this camera."""
     markers: dict[int, Point]
     white: tuple[Point, Point]
     ink: tuple[Point, Point]
@@ -137,6 +140,7 @@ def parse_kit(data: dict[str, Any]) -> Kit:
             card=CardSpec(
                 size=_pair(card["size"]),
                 marker_side=float(card["marker_side"]),
+                marker_frame=float(card["marker_frame"]),
                 markers={int(k): _pair(v) for k, v in card["markers"].items()},
                 white=(_pair(card["white"][0]), _pair(card["white"][1])),
                 ink=(_pair(card["ink"][0]), _pair(card["ink"][1])),

@@ -41,10 +41,10 @@ PATCH_SCALE = 1.0
 CARD_SCALE = 2.0
 MAX_PIXELS = 50_000_000
 
-RING_MATCH = 15.0
+RING_MATCH = 30.0
 """A surround pixel looks like printed tile when this close to the swatch (lightness, and a
 quarter of the hue difference)."""
-RING_SHARE = 0.8
+RING_SHARE = 0.9
 """...and a slot counts as uncovered when this share of its surround does."""
 FAR = 30.0
 """A slot whose colour is farther than this from every swatch is unknown."""
@@ -230,6 +230,8 @@ class References:
 
     swatches: dict[str, Floats]
     ink_l: float
+    white: Floats
+    """The card's paper in linear R, G, B: the light's colour."""
 
     def nearest(self, lab: Floats, names: Sequence[str]) -> tuple[str, float, float]:
         """The nearest swatch among ``names``, its distance and the next one's."""
@@ -272,7 +274,7 @@ def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> References:
         mean = _rect_mean(rgb, ((cx - half, cy - half), (cx + half, cy + half)), s, 4.0)
         swatches[name] = _lab((mean / white).astype(np.float32))
     ink = _lab((_rect_mean(rgb, card.ink, s, 3.0) / white).astype(np.float32))
-    return References(swatches, float(ink[0]))
+    return References(swatches, float(ink[0]), white.astype(np.float32))
 
 
 # Slot masks ----------
@@ -297,6 +299,10 @@ class VariantMasks:
     """S x K: a unit's glyph probes (zero rows for other slots)."""
     allowed: Mask
     """S x N: which of :data:`REF_NAMES` a slot may hold."""
+    weights: Floats
+    """S x 3: how much L, a and b count in a slot's colour distance. A mineral is told from
+    bare tile by its lightness: its small patch of hue is mostly what JPEG's halved colour
+    resolution brings over from the tile around it."""
 
 
 COLOURS = tuple(c.value for c in Colour)
@@ -369,6 +375,10 @@ def _make_masks(kit: Kit, variant: int) -> VariantMasks:
         centre=_rows(centre, union),
         middle=_rows(middle, union),
         allowed=np.array(allowed, bool),
+        weights=np.array(
+            [(1.0, 0.1, 0.1) if slot.kind == "mineral" else (1.0, 1.0, 1.0) for slot in slots],
+            np.float32,
+        ),
     )
 
 
@@ -391,6 +401,24 @@ def _glyph(centre: float, middle: float) -> tuple[UnitType | None, float]:
     return None, 0.0
 
 
+MINERAL_EMPTY, MINERAL_PRESENT = 0.22, 0.38
+"""Where a mineral slot's lightness lies between bare tile (0) and a mineral token (1): below
+the first it is empty, above the second it holds a token, between the two it is unknown. A
+small token blurred by the camera is never as light as the card's large swatch."""
+
+
+def _mineral(slot: SlotSpec, light: float, refs: References) -> SlotReading:
+    low, high = float(refs.swatches["tile"][0]), float(refs.swatches["mineral"][0])
+    where = (light - low) / max(high - low, 1.0)
+    if where >= MINERAL_PRESENT:
+        sure = min(1.0, 0.5 + (where - MINERAL_PRESENT))
+        return SlotReading(slot.name, SlotState.TOKEN, confidence=sure)
+    if where <= MINERAL_EMPTY:
+        sure = min(1.0, 0.5 + (MINERAL_EMPTY - where))
+        return SlotReading(slot.name, SlotState.EMPTY, confidence=sure)
+    return SlotReading(slot.name, SlotState.UNKNOWN, confidence=0.0)
+
+
 def read_slots(
     masks: VariantMasks, lab: Floats, refs: References, table: Floats
 ) -> tuple[SlotReading, ...]:
@@ -398,12 +426,13 @@ def read_slots(
     offset = (lab - refs.swatches["tile"]) ** 2
     # Lightness counts fully, hue a quarter: under warm light the printed tile's dark blue is
     # mostly noise once white-balanced, while a hand, a cup or glare is far lighter.
-    tile_like = ((offset[:, 0] + 0.25 * (offset[:, 1] + offset[:, 2])) < RING_MATCH**2).astype(
+    unlike = ((offset[:, 0] + 0.25 * (offset[:, 1] + offset[:, 2])) > RING_MATCH**2).astype(
         np.float32
     )
-    shares = masks.ring @ tile_like
+    shares = 1.0 - masks.ring @ unlike
     means = masks.region @ lab
-    distances = np.sqrt(((means[:, None, :] - table[None, :, :]) ** 2).sum(axis=2))
+    weights = masks.weights[:, None, :]
+    distances = np.sqrt((weights * (means[:, None, :] - table[None, :, :]) ** 2).sum(axis=2))
     distances[~masks.allowed] = np.inf
     order = np.argsort(distances, axis=1)
     out = []
@@ -422,6 +451,9 @@ def read_slots(
             )
         if shares[i] < RING_SHARE:
             out.append(SlotReading(slot.name, SlotState.UNKNOWN, confidence=float(shares[i])))
+            continue
+        if slot.kind == "mineral":
+            out.append(_mineral(slot, float(means[i, 0]), refs))
             continue
         best, second = int(order[i, 0]), int(order[i, 1])
         d1, d2 = float(distances[i, best]), float(distances[i, second])
@@ -460,13 +492,20 @@ def _project(h: Matrix, points: Matrix) -> Matrix:
 
 
 def read_tiles(
-    image: Image, tiles: Sequence[tuple[Matrix, int]], kit: Kit, refs: References
+    image: Image,
+    tiles: Sequence[tuple[Matrix, int]],
+    kit: Kit,
+    refs: References,
+    card_markers: Sequence[Matrix] = (),
 ) -> list[tuple[SlotReading, ...] | None]:
     """Every slot of every tile (``(tile frame -> image homography, variant)`` each), all
     sampled in one pass; None for a tile whose sticker cannot serve as its white."""
     if not tiles:
         return []
     points, spans = [], []
+    strip = _masks(kit, 0).sticker
+    for to_image in card_markers:
+        points.append(_project(to_image, strip))
     for to_image, variant in tiles:
         masks = _masks(kit, variant)
         points.append(_project(to_image, masks.sticker))
@@ -490,8 +529,18 @@ def read_tiles(
     normalised = []
     whites = []
     at = 0
+    # How the card's marker stickers look (same size and surround as a tile's) against its
+    # paper: blur and compression darken a narrow white strip, by as much on the tiles.
+    seen = []
+    for _ in card_markers:
+        seen.append(np.percentile(rgb[at : at + len(strip)] / refs.white, 90, axis=0).mean())
+        at += len(strip)
+    strip_level = float(np.median(seen)) if seen else 1.0
     for stickers, count in spans:
-        white = np.percentile(rgb[at : at + stickers], 90, axis=0)
+        # The light's colour comes from the card (a large patch, so reliable even where a warm
+        # light leaves little blue); the tile's own sticker says how much light falls here.
+        brightness = np.percentile(rgb[at : at + stickers] / refs.white, 90, axis=0).mean()
+        white = refs.white * (brightness / strip_level)
         at += stickers
         whites.append(white)
         normalised.append(rgb[at : at + count] / np.maximum(white, 1e-3))
@@ -642,7 +691,8 @@ def recognize(image: Image, *, kit: Kit | None = None) -> Recognition:
         (table_to_image @ _similarity(centre, angle), kit.variant_of(marker.id))
         for marker, (centre, angle) in found
     ]
-    readings = read_tiles(cv2.blur(image, (3, 3)), placed, kit, refs)
+    card_markers = [table_to_image @ _similarity(kit.card.markers[m.id], 0.0) for m in card]
+    readings = read_tiles(cv2.blur(image, (3, 3)), placed, kit, refs, card_markers)
     for (marker, (centre, angle)), (column, row, rotation), (to_image, variant), slots in zip(
         found, grid, placed, readings, strict=True
     ):

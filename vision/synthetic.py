@@ -277,8 +277,19 @@ def draw_card(kit: Kit, s: float) -> Image:
     w, h = card.size
     img = np.full((round(h * s), round(w * s), 3), 255, np.uint8)
     o = (0.0, 0.0)
-    for marker, centre in card.markers.items():
-        _paste_marker(img, kit, marker, centre, card.marker_side, s)
+    for marker, (cx, cy) in card.markers.items():
+        for half, colour in (
+            (card.marker_frame / 2, kit.printed["tile"]),
+            (kit.sticker_side / 2, kit.printed["paper"]),
+        ):
+            square = [
+                (cx - half, cy - half),
+                (cx + half, cy - half),
+                (cx + half, cy + half),
+                (cx - half, cy + half),
+            ]
+            _fill(img, square, colour, s, o)
+        _paste_marker(img, kit, marker, (cx, cy), card.marker_side, s)
     half = card.swatch_side / 2
     for name, (cx, cy) in card.swatches.items():
         rgb = kit.colours.get(name) or kit.printed[name]
