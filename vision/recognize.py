@@ -111,8 +111,11 @@ def _detector(dictionary: str) -> cv2.aruco.ArucoDetector:
     params.adaptiveThreshWinSizeMax = 11
     params.adaptiveThreshWinSizeStep = 6
     params.minMarkerPerimeterRate = 0.02
-    params.perspectiveRemovePixelPerCell = 8
-    params.perspectiveRemoveIgnoredMarginPerCell = 0.2
+    # Bits are read from the middle of each cell only, with some error correction: blurred
+    # small markers lose their cell edges first.
+    params.perspectiveRemovePixelPerCell = 10
+    params.perspectiveRemoveIgnoredMarginPerCell = 0.35
+    params.errorCorrectionRate = 0.8
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
     return cv2.aruco.ArucoDetector(
         cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary)), params
@@ -197,27 +200,29 @@ def refine_corners(gray: Image, quads: Matrix) -> Matrix:
     steps = np.interp(crossing, np.arange(PROFILE_SAMPLES), tau)
     contrast = (bright - dark).reshape(count, 4, EDGE_POINTS)
     points = base + normal[:, :, None, :] * (cell[:, :, None] * steps)[..., None]
+    # A line through each edge's points (weighted: profiles without contrast count nothing).
+    weight = (contrast > 8).astype(np.float64)
+    total = np.maximum(weight.sum(axis=2), 1e-9)
+    centre = (points * weight[..., None]).sum(axis=2) / total[..., None]
+    d = (points - centre[:, :, None, :]) * np.sqrt(weight)[..., None]
+    sxx, syy = (d[..., 0] ** 2).sum(axis=2), (d[..., 1] ** 2).sum(axis=2)
+    sxy = (d[..., 0] * d[..., 1]).sum(axis=2)
+    angle = 0.5 * np.arctan2(2 * sxy, sxx - syy)
+    along = np.stack([np.cos(angle), np.sin(angle)], axis=2)  # M x 4 x 2
+    # Neighbouring edges meet at the corners: corner k is where edge k-1 meets edge k.
+    p1, d1 = np.roll(centre, 1, axis=1), np.roll(along, 1, axis=1)
+    p2, d2 = centre, along
+    det = d1[..., 0] * (-d2[..., 1]) - d1[..., 1] * (-d2[..., 0])
+    diff = p2 - p1
+    s1 = (diff[..., 0] * (-d2[..., 1]) - diff[..., 1] * (-d2[..., 0])) / np.where(
+        np.abs(det) < 1e-6, 1.0, det
+    )
+    corners = p1 + d1 * s1[..., None]
+    usable = (weight.sum(axis=2) >= 3).all(axis=1) & (np.abs(det) >= 1e-6).all(axis=1)
+    moved = np.linalg.norm(corners - quads, axis=2).max(axis=1) < cell.max(axis=1)
+    keep = usable & moved
     out = quads.copy()
-    for m in range(count):
-        lines: list[tuple[Matrix, Matrix]] = []
-        for k in range(4):
-            good = contrast[m, k] > 8
-            if good.sum() < 3:
-                lines = []
-                break
-            pts = points[m, k][good]
-            centre = pts.mean(axis=0)
-            _, _, vt = np.linalg.svd(pts - centre)
-            lines.append((centre, vt[0]))
-        if not lines:
-            continue
-        for k in range(4):
-            (p1, d1), (p2, d2) = lines[k - 1], lines[k]
-            a = np.array([d1, -d2]).T
-            if abs(np.linalg.det(a)) < 1e-6:
-                break
-            s_ = np.linalg.solve(a, p2 - p1)
-            out[m, k] = p1 + d1 * s_[0]
+    out[keep] = corners[keep]
     return out
 
 
@@ -299,6 +304,8 @@ class VariantMasks:
     """S x K: a unit's glyph probes (zero rows for other slots)."""
     allowed: Mask
     """S x N: which of :data:`REF_NAMES` a slot may hold."""
+    ring_any: Mask
+    """K: the sample points in any slot's surround."""
     weights: Floats
     """S x 3: how much L, a and b count in a slot's colour distance. A mineral is told from
     bare tile by its lightness: its small patch of hue is mostly what JPEG's halved colour
@@ -375,6 +382,7 @@ def _make_masks(kit: Kit, variant: int) -> VariantMasks:
         centre=_rows(centre, union),
         middle=_rows(middle, union),
         allowed=np.array(allowed, bool),
+        ring_any=np.stack([m[union] for m in ring]).any(axis=0),
         weights=np.array(
             [(1.0, 0.1, 0.1) if slot.kind == "mineral" else (1.0, 1.0, 1.0) for slot in slots],
             np.float32,
@@ -502,16 +510,11 @@ def read_tiles(
     sampled in one pass; None for a tile whose sticker cannot serve as its white."""
     if not tiles:
         return []
-    points, spans = [], []
-    strip = _masks(kit, 0).sticker
-    for to_image in card_markers:
-        points.append(_project(to_image, strip))
-    for to_image, variant in tiles:
-        masks = _masks(kit, variant)
-        points.append(_project(to_image, masks.sticker))
-        points.append(_project(to_image, masks.points))
-        spans.append((len(masks.sticker), len(masks.points)))
-    where = np.concatenate(points).astype(np.float32)
+    strip = _masks(kit, 0).sticker  # the same strip on every tile and card marker
+    stickers = [_project(h, strip) for h in (*card_markers, *(t[0] for t in tiles))]
+    inner = [_project(h, _masks(kit, v).points) for h, v in tiles]
+    counts = [len(p) for p in inner]
+    where = np.concatenate([*stickers, *inner]).astype(np.float32)
     total = len(where)
     width = 1024  # remap wants maps under 32767 on a side
     padded = np.zeros((-(-total // width) * width, 2), np.float32)
@@ -526,34 +529,32 @@ def read_tiles(
         borderValue=(0, 0, 0),
     ).reshape(-1, 3)[:total]
     rgb = _LINEAR[sampled][:, ::-1]
+    # The light's colour comes from the card (a large patch, so reliable even where a warm
+    # light leaves little blue); each sticker says how much light falls there. Blur and
+    # compression darken a narrow white strip; the card's markers sit on stickers like the
+    # tiles', so their strips say by how much.
+    strips = len(stickers) * len(strip)
+    level = np.percentile(
+        rgb[:strips].reshape(len(stickers), len(strip), 3) / refs.white, 90, axis=1
+    )
+    brightness = level.mean(axis=1)
+    cards = len(card_markers)
+    strip_level = float(np.median(brightness[:cards])) if cards else 1.0
+    whites = [refs.white * (b / strip_level) for b in brightness[cards:]]
     normalised = []
-    whites = []
-    at = 0
-    # How the card's marker stickers look (same size and surround as a tile's) against its
-    # paper: blur and compression darken a narrow white strip, by as much on the tiles.
-    seen = []
-    for _ in card_markers:
-        seen.append(np.percentile(rgb[at : at + len(strip)] / refs.white, 90, axis=0).mean())
-        at += len(strip)
-    strip_level = float(np.median(seen)) if seen else 1.0
-    for stickers, count in spans:
-        # The light's colour comes from the card (a large patch, so reliable even where a warm
-        # light leaves little blue); the tile's own sticker says how much light falls here.
-        brightness = np.percentile(rgb[at : at + stickers] / refs.white, 90, axis=0).mean()
-        white = refs.white * (brightness / strip_level)
-        at += stickers
-        whites.append(white)
+    at = strips
+    for white, count in zip(whites, counts, strict=True):
         normalised.append(rgb[at : at + count] / np.maximum(white, 1e-3))
         at += count
     lab_all = _lab(np.concatenate(normalised).astype(np.float32))
     labs = []
     rings = []
     at = 0
-    for (_, variant), (_, count) in zip(tiles, spans, strict=True):
+    for (_, variant), count in zip(tiles, counts, strict=True):
         lab = lab_all[at : at + count]
         at += count
         labs.append(lab)
-        rings.append(lab[_masks(kit, variant).ring.sum(axis=0) > 0])
+        rings.append(lab[_masks(kit, variant).ring_any])
     # The printed tile as it looks on the tiles themselves: blur spills a little of the
     # bright tokens and slot lines onto it, which moves a dark colour a long way in Lab, so
     # the card's swatch is not used for it. Most of every surround is bare tile.
@@ -615,26 +616,40 @@ def _plane(
     size = float(np.sqrt((model**2).sum(axis=1).mean()))
     origin = card_mm.mean(axis=0)
     poses: list[tuple[tuple[float, float], float]] = []
+    if not tiles:
+        return plane, poses
+    pixels = np.concatenate([m.corners for m in tiles]).reshape(-1, 1, 2)
+    count = len(tiles)
+    centres = np.zeros((count, 2))
+    angles = np.zeros(count)
     for round_ in range(PLANE_ROUNDS):
-        inverse = np.linalg.inv(plane)
-        poses = []
-        scales = []
-        for m in tiles:
-            mm = cv2.perspectiveTransform(m.corners.reshape(-1, 1, 2), inverse).reshape(4, 2)
-            poses.append(_rigid(model, mm))
-            scales.append(float(np.sqrt(((mm - mm.mean(axis=0)) ** 2).sum(axis=1).mean())) / size)
-        if round_ == PLANE_ROUNDS - 1 or not tiles:
+        mm = cv2.perspectiveTransform(pixels, np.linalg.inv(plane)).reshape(count, 4, 2)
+        centres = mm.mean(axis=1)
+        rel = mm - centres[:, None, :]
+        cross = (model[None, :, 0] * rel[..., 1] - model[None, :, 1] * rel[..., 0]).sum(axis=1)
+        dot = (model[None, :, 0] * rel[..., 0] + model[None, :, 1] * rel[..., 1]).sum(axis=1)
+        angles = np.arctan2(cross, dot)
+        if round_ == PLANE_ROUNDS - 1:
             break
         # Markers that look too small say the plane stretches the table: spread the tiles
         # out by as much (a plain refit would take many rounds to get there).
-        k = float(np.median(scales))
-        poses = [
-            ((origin[0] + (c[0] - origin[0]) / k, origin[1] + (c[1] - origin[1]) / k), a)
-            for c, a in poses
-        ]
-        src = np.concatenate([card_mm, *(_placed(model, pose) for pose in poses)])
-        dst = np.concatenate([card_px, *(m.corners for m in tiles)])
+        k = float(np.median(np.sqrt((rel**2).sum(axis=2).mean(axis=1)) / size))
+        centres = origin + (centres - origin) / k
+        cos, sin = np.cos(angles)[:, None], np.sin(angles)[:, None]
+        placed = np.stack(
+            [
+                model[None, :, 0] * cos - model[None, :, 1] * sin + centres[:, None, 0],
+                model[None, :, 0] * sin + model[None, :, 1] * cos + centres[:, None, 1],
+            ],
+            axis=2,
+        )
+        src = np.concatenate([card_mm, placed.reshape(-1, 2)])
+        dst = np.concatenate([card_px, pixels.reshape(-1, 2)])
         plane = _homography(src, dst)
+    poses = [
+        ((float(c[0]), float(c[1])), math.degrees(float(a)))
+        for c, a in zip(centres, angles, strict=True)
+    ]
     return plane, poses
 
 
