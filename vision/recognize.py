@@ -382,7 +382,7 @@ def _make_masks(kit: Kit, variant: int) -> VariantMasks:
         centre=_rows(centre, union),
         middle=_rows(middle, union),
         allowed=np.array(allowed, bool),
-        ring_any=np.stack([m[union] for m in ring]).any(axis=0),
+        ring_any=np.asarray(np.stack([m[union] for m in ring]).any(axis=0), bool),
         weights=np.array(
             [(1.0, 0.1, 0.1) if slot.kind == "mineral" else (1.0, 1.0, 1.0) for slot in slots],
             np.float32,
