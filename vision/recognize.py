@@ -393,9 +393,6 @@ def _make_masks(kit: Kit, variant: int) -> VariantMasks:
 # Reading slots ----------
 
 
-_WHY: list[tuple[object, ...]] | None = None
-
-
 def _confidence(d1: float, d2: float) -> float:
     return float(max(0.0, min(1.0, (d2 - d1) / (2 * MARGIN))) * max(0.0, 1.0 - d1 / (2 * FAR)))
 
@@ -445,18 +442,6 @@ def read_slots(
     order = np.argsort(distances, axis=1)
     out = []
     for i, slot in enumerate(masks.slots):
-        if _WHY is not None:
-            best, second = int(order[i, 0]), int(order[i, 1])
-            _WHY.append(
-                (
-                    slot.name,
-                    float(shares[i]),
-                    REF_NAMES[best],
-                    float(distances[i, best]),
-                    REF_NAMES[second],
-                    float(distances[i, second]),
-                )
-            )
         if shares[i] < RING_SHARE:
             out.append(SlotReading(slot.name, SlotState.UNKNOWN, confidence=float(shares[i])))
             continue
@@ -482,8 +467,6 @@ def read_slots(
                 continue
             dark = np.clip((light - lab[:, 0]) / (light - refs.ink_l), 0, 1)
             centre, middle = float(masks.centre[i] @ dark), float(masks.middle[i] @ dark)
-            if _WHY is not None:
-                _WHY.append(("glyph", centre, middle))
             kind, sure = _glyph(centre, middle)
             if kind is None:
                 out.append(SlotReading(slot.name, SlotState.UNKNOWN, confidence=confidence))
