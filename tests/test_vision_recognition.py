@@ -83,3 +83,27 @@ def test_a_covered_slot_is_unknown_not_guessed(state: State) -> None:
             break
     _, _, occluded_wrong = _wrong(rendered, state)
     assert occluded_wrong == []
+
+
+def test_r1_1_tiles_sharing_an_edge_are_adjacent_and_touching_corners_are_not() -> None:
+    """R1.1: two sectors are adjacent when their tiles share an edge segment; touching corners
+    are not adjacency."""
+    from vision.recognize import _adjacent
+
+    side = 130.0
+    here = ((0.0, 0.0), 3.0)
+    assert _adjacent(here, ((131.0, 4.0), 1.0), side)  # beside, a little off
+    assert _adjacent(here, ((2.0, -129.0), 0.0), side)  # above
+    assert not _adjacent(here, ((130.0, 130.0), 0.0), side)  # corner to corner
+    assert not _adjacent(here, ((260.0, 0.0), 0.0), side)  # a gap of a whole tile
+
+
+def test_a_scan_gives_setup_the_games_own_galaxy(state: State) -> None:
+    from companion.board_scan import galaxy_from_scan
+
+    scanned = galaxy_from_scan(recognize(render(state, Conditions(seed=6)).image).scan)
+    assert scanned.galaxy.edges == state.galaxy.edges
+    assert {s.id: s.minerals for s in scanned.galaxy.sectors} == {
+        s.id: s.minerals for s in state.galaxy.sectors
+    }
+    assert scanned.unread == ()

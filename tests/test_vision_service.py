@@ -152,3 +152,11 @@ def test_a_bad_camera_section_names_the_key(service: TableService, section, key:
 def test_the_pi_camera_off_the_pi_says_how_to_get_it() -> None:
     with pytest.raises(CameraUnavailable, match="python3-picamera2"):
         PicameraSource()
+
+
+def test_scan_refuses_a_picture_too_large(run, picture: Path, monkeypatch) -> None:
+    import vision.sources
+
+    monkeypatch.setattr(vision.sources, "MAX_PIXELS", 1000)
+    done = run("scan", picture)
+    assert done.code == 2 and "more than 1000 pixels" in done.err
