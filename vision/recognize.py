@@ -318,7 +318,7 @@ GLYPH_RULES = {
     # (centre darker than, centre lighter than, middle darker than, middle lighter than):
     # how dark (0 the token's colour, 1 ink) the centre disc and the middle ring look once
     # blurred by the camera; between the rules' limits the glyph is unknown.
-    UnitType.CARRIER: (0.0, 0.25, 0.15, 1.0),
+    UnitType.CARRIER: (0.0, 0.25, 0.3, 1.0),
     UnitType.DESTROYER: (0.35, 1.0, 0.0, 0.2),
     UnitType.BATTLESHIP: (0.45, 1.0, 0.3, 1.0),
 }
@@ -636,6 +636,18 @@ def _plane(
     return plane, poses
 
 
+def _near_pairs(
+    poses: Sequence[tuple[tuple[float, float], float]], side: float
+) -> list[tuple[int, int]]:
+    """Index pairs (i < j) of tiles whose centres are close enough to share an edge."""
+    if len(poses) < 2:
+        return []
+    centres = np.array([c for c, _ in poses])
+    apart = np.sqrt(((centres[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2))
+    i, j = np.nonzero(np.triu(apart <= 1.6 * side, k=1))
+    return list(zip(i.tolist(), j.tolist(), strict=True))
+
+
 def _adjacent(
     a: tuple[tuple[float, float], float], b: tuple[tuple[float, float], float], side: float
 ) -> bool:
@@ -703,11 +715,12 @@ def recognize(image: Image, *, kit: Kit | None = None) -> Recognition:
         seen_cells[(column, row)] = sector
         reading = TileReading(sector, variant, column, row, rotation, centre, angle, 1.0, slots)
         tiles.append(TileFound(sector, to_image, reading))
-    edges = []
-    for i, (ma, pa) in enumerate(found):
-        for mb, pb in found[i + 1 :]:
-            if _adjacent(pa, pb, kit.tile_side):
-                edges.append((f"S{ma.id}", f"S{mb.id}"))
+    near = _near_pairs([pose for _, pose in found], kit.tile_side)
+    edges = [
+        (f"S{found[i][0].id}", f"S{found[j][0].id}")
+        for i, j in near
+        if _adjacent(found[i][1], found[j][1], kit.tile_side)
+    ]
     scan = BoardScan(tuple(t.reading for t in tiles), tuple(edges), tuple(notes))
     return Recognition(scan, tuple(tiles), table_to_image)
 
