@@ -56,7 +56,7 @@ def test_colours_hold_under_warm_and_cool_light(state: State, kelvin: float) -> 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(16))
 def test_random_conditions_never_give_a_confident_wrong_reading(state: State, seed: int) -> None:
     conditions = Conditions.random(random.Random(seed))
     rendered = render(state, conditions)
