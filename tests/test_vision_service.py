@@ -119,6 +119,18 @@ def test_the_simulated_camera_reports_the_table(service: TableService) -> None:
     assert all(isinstance(d["text"], str) for d in shown["discrepancies"])
 
 
+def test_a_simulated_slip_shows_as_a_discrepancy(service: TableService) -> None:
+    table_id = _started(service)
+    section = {"source": "simulated", "interval_seconds": 60, "frames": 1, "mistakes": 1.0}
+    camera = attach(service, table_id, section)
+    try:
+        assert camera.reported.wait(60)
+    finally:
+        camera.close()
+    texts = [d["text"] for d in service.view(table_id)["scan"]["discrepancies"]]
+    assert any("expected" in t and "saw" in t for t in texts), texts
+
+
 def test_the_folder_camera_reads_its_pictures(service: TableService, picture: Path) -> None:
     table_id = _started(service)
     camera = attach(
@@ -142,6 +154,7 @@ def test_the_folder_camera_reads_its_pictures(service: TableService, picture: Pa
         ({"frames": "three"}, "frames"),
         ({"source": "folder"}, "path"),
         ({"colour": 1}, "colour"),
+        ({"mistakes": 2}, "mistakes"),
     ],
 )
 def test_a_bad_camera_section_names_the_key(service: TableService, section, key: str) -> None:

@@ -8,6 +8,7 @@ Configured by the ``[camera]`` section of the server's TOML file::
     frames = 3                 # settled frames per scan; the readings' majority counts
     device = 0                 # webcam: the VideoCapture device number
     path = "scans/"            # folder: where the pictures are
+    mistakes = 0.0             # simulated: chance a picture shows one unit as another type
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SOURCES = ("simulated", "picamera", "webcam", "folder")
-KEYS = {"source", "interval_seconds", "frames", "device", "path"}
+KEYS = {"source", "interval_seconds", "frames", "device", "path", "mistakes"}
 
 
 def _number(section: Mapping[str, Any], key: str, default: float, low: float, high: float) -> float:
@@ -54,7 +55,7 @@ def open_source(section: Mapping[str, Any], state: Callable[[], State | None]) -
         from vision.sources.picamera import PicameraSource
 
         return PicameraSource()
-    return SimulatedSource(state)
+    return SimulatedSource(state, mistakes=float(section.get("mistakes", 0.0)))
 
 
 def check_section(section: Mapping[str, Any]) -> None:
@@ -68,6 +69,7 @@ def check_section(section: Mapping[str, Any]) -> None:
     if kind not in SOURCES:
         raise ConfigError(f"[camera] source must be one of {', '.join(SOURCES)}, not {kind!r}")
     _number(section, "interval_seconds", 5, 0.05, 3600)
+    _number(section, "mistakes", 0.0, 0.0, 1.0)
     frames = section.get("frames", 3)
     if isinstance(frames, bool) or not isinstance(frames, int) or not 1 <= frames <= 9:
         raise ConfigError(f"[camera] frames must be a whole number from 1 to 9, not {frames!r}")

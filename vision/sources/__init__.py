@@ -140,11 +140,15 @@ class SimulatedSource(_Closing):
         width: int = 1920,
         height: int = 1080,
         hand_chance: float = 0.2,
+        mistakes: float = 0.0,
     ) -> None:
         self.state = state
         self.rng = random.Random(seed)
         self.width, self.height = width, height
         self.hand_chance = hand_chance
+        self.mistakes = mistakes
+        """Chance that a picture shows one unit as another type, as a player's slip would:
+        for demonstrating the table screen's discrepancies."""
 
     def read(self) -> Image:
         from vision.synthetic import Conditions, render
@@ -153,6 +157,8 @@ class SimulatedSource(_Closing):
         state = self.state()
         if state is None:
             raise CameraUnavailable("there is no game on the table yet")
+        if state.units and self.rng.random() < self.mistakes:
+            state = _slip(state, self.rng)
         conditions = Conditions(
             width=self.width,
             height=self.height,
@@ -163,3 +169,17 @@ class SimulatedSource(_Closing):
             seed=self.rng.randrange(2**31),
         )
         return render(state, conditions).image
+
+
+def _slip(state: State, rng: random.Random) -> State:
+    """The same position with one unit of another type (docked craft dropped)."""
+    import dataclasses
+
+    from companion.atoms import UnitType
+
+    index = rng.randrange(len(state.units))
+    unit = state.units[index]
+    kind = rng.choice([k for k in UnitType if k is not unit.kind])
+    units = list(state.units)
+    units[index] = dataclasses.replace(unit, kind=kind, docked=0)
+    return dataclasses.replace(state, units=tuple(units))
