@@ -406,7 +406,7 @@ def _glyph(centre: float, middle: float) -> tuple[UnitType | None, float]:
     return None, 0.0
 
 
-MINERAL_EMPTY, MINERAL_PRESENT = 0.22, 0.38
+MINERAL_EMPTY, MINERAL_PRESENT = 0.12, 0.3
 """Where a mineral slot's lightness lies between bare tile (0) and a mineral token (1): below
 the first it is empty, above the second it holds a token, between the two it is unknown. A
 small token blurred by the camera is never as light as the card's large swatch."""
@@ -453,6 +453,9 @@ def read_slots(
         confidence = _confidence(d1, d2)
         name = REF_NAMES[best]
         if d1 > FAR or d2 - d1 < MARGIN:
+            out.append(SlotReading(slot.name, SlotState.UNKNOWN, confidence=confidence))
+        elif name == "tile" and d2 - d1 < 2 * MARGIN:
+            # a dark token (purple, blue) blurred into the tile around it looks nearly bare
             out.append(SlotReading(slot.name, SlotState.UNKNOWN, confidence=confidence))
         elif name == "tile":
             out.append(SlotReading(slot.name, SlotState.EMPTY, confidence=confidence))
@@ -564,7 +567,7 @@ def _homography(src: Sequence[tuple[float, float]] | Matrix, dst: Matrix) -> Mat
     return out
 
 
-PLANE_ROUNDS = 6
+PLANE_ROUNDS = 2
 
 
 def _rigid(model: Matrix, points: Matrix) -> tuple[tuple[float, float], float]:
@@ -584,20 +587,98 @@ def _placed(model: Matrix, pose: tuple[tuple[float, float], float]) -> Matrix:
     return out
 
 
+def _rectifier(quads: Matrix) -> Matrix | None:
+    """A homography from a metric copy of the table plane to the image, up to a similarity,
+    from the markers alone: every marker is a square, so in the image its neighbouring edges
+    and its diagonals must be the images of right angles. Each right angle is one linear
+    equation on the image of the plane's dual conic of the circular points; its eigenvectors
+    give the rectification (Liebowitz and Zisserman's metric rectification)."""
+    if len(quads) < 3:
+        return None
+    pts = quads.reshape(-1, 2)
+    mean = pts.mean(axis=0)
+    spread = float(np.sqrt(((pts - mean) ** 2).sum(axis=1).mean())) or 1.0
+    norm = np.array(
+        [[1 / spread, 0, -mean[0] / spread], [0, 1 / spread, -mean[1] / spread], [0, 0, 1]]
+    )
+    q = (quads - mean) / spread
+    h = np.concatenate([q, np.ones((*q.shape[:2], 1))], axis=2)  # M x 4 x 3
+
+    def line(a: Matrix, b: Matrix) -> Matrix:
+        crossed = np.cross(a, b)
+        out: Matrix = crossed / np.linalg.norm(crossed[:, :2], axis=1, keepdims=True)
+        return out
+
+    edges = [line(h[:, k], h[:, (k + 1) % 4]) for k in range(4)]
+    pairs = [(edges[0], edges[1]), (edges[1], edges[2]), (edges[2], edges[3]), (edges[3], edges[0])]
+    pairs.append((line(h[:, 0], h[:, 2]), line(h[:, 1], h[:, 3])))
+    rows = []
+    for first, second in pairs:
+        rows.append(
+            np.stack(
+                [
+                    first[:, 0] * second[:, 0],
+                    first[:, 0] * second[:, 1] + first[:, 1] * second[:, 0],
+                    first[:, 1] * second[:, 1],
+                    first[:, 0] * second[:, 2] + first[:, 2] * second[:, 0],
+                    first[:, 1] * second[:, 2] + first[:, 2] * second[:, 1],
+                    first[:, 2] * second[:, 2],
+                ],
+                axis=1,
+            )
+        )
+    _, _, vt = np.linalg.svd(np.concatenate(rows))
+    a, b, c, d, e, f = vt[-1]
+    conic = np.array([[a, b, d], [b, c, e], [d, e, f]])
+    values, vectors = np.linalg.eigh(conic)
+    order = np.argsort(np.abs(values))[::-1]
+    values, vectors = values[order], vectors[:, order]
+    if values[0] * values[1] <= 0:
+        return None
+    if values[0] < 0:
+        values = -values
+    rect = vectors @ np.diag([math.sqrt(values[0]), math.sqrt(values[1]), 1.0])
+    out: Matrix = np.linalg.inv(norm) @ rect
+    return out
+
+
 def _plane(
     card: list[Marker], tiles: list[Marker], kit: Kit
 ) -> tuple[Matrix, list[tuple[tuple[float, float], float]]]:
     """The table plane (table mm -> image) and every tile's pose on it.
 
-    The card's markers give a first plane; each tile marker is then placed rigidly on it (its
-    true size is known), and the plane is fitted again to all markers together, twice.
+    The markers' squareness fixes the plane up to a similarity (:func:`_rectifier`); their
+    known size fixes its scale and the card's markers where it lies. Each tile marker is then
+    placed rigidly on that plane, and the plane is fitted once more to all markers together.
     """
     card_mm = np.array([p for m in card for p in kit.card_marker_corners(m.id)], np.float64)
     card_px = np.concatenate([m.corners for m in card])
-    plane = _homography(card_mm, card_px)
     model = np.array(kit.marker_corners(), np.float64)
     size = float(np.sqrt((model**2).sum(axis=1).mean()))
-    origin = card_mm.mean(axis=0)
+    everything = [*card, *tiles]
+    quads = np.array([m.corners for m in everything])
+    plane = _homography(card_mm, card_px)
+    rectifier = _rectifier(quads)
+    if rectifier is not None:
+        flat = cv2.perspectiveTransform(quads.reshape(-1, 1, 2), np.linalg.inv(rectifier))
+        flat = flat.reshape(-1, 4, 2)
+        if np.linalg.det(np.linalg.inv(rectifier)[:2, :2]) < 0:
+            flat[..., 1] *= -1  # a mirror image: turn it the right way up
+            rectifier = rectifier @ np.diag([1.0, -1.0, 1.0])
+        sizes = np.sqrt(((flat - flat.mean(axis=1, keepdims=True)) ** 2).sum(axis=2).mean(axis=1))
+        k = float(np.median(sizes)) / size
+        card_flat = flat[: len(card)].reshape(-1, 2) / k
+        (cx, cy), angle = _rigid(card_mm - card_mm.mean(axis=0), card_flat)
+        # card_flat ~ R(angle) (card_mm - mean) + centre
+        t = math.radians(angle)
+        rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+        shift = np.array([cx, cy]) - rot @ card_mm.mean(axis=0)
+        to_flat = np.eye(3)
+        to_flat[:2, :2] = rot * k
+        to_flat[:2, 2] = shift * k
+        candidate = rectifier @ to_flat
+        if np.all(np.isfinite(candidate)):
+            plane = candidate / candidate[2, 2]
     poses: list[tuple[tuple[float, float], float]] = []
     if not tiles:
         return plane, poses
@@ -614,10 +695,6 @@ def _plane(
         angles = np.arctan2(cross, dot)
         if round_ == PLANE_ROUNDS - 1:
             break
-        # Markers that look too small say the plane stretches the table: spread the tiles
-        # out by as much (a plain refit would take many rounds to get there).
-        k = float(np.median(np.sqrt((rel**2).sum(axis=2).mean(axis=1)) / size))
-        centres = origin + (centres - origin) / k
         cos, sin = np.cos(angles)[:, None], np.sin(angles)[:, None]
         placed = np.stack(
             [
