@@ -429,61 +429,82 @@ def _mineral(slot: SlotSpec, light: float, refs: References) -> SlotReading:
 
 def read_slots(
     masks: VariantMasks, lab: Floats, refs: References, table: Floats
-) -> tuple[SlotReading, ...]:
-    """Every slot of one tile from its sampled pixels in Lab (K x 3)."""
+) -> list[tuple[SlotReading, ...]]:
+    """Every slot of some tiles of one variant from their sampled pixels in Lab (T x K x 3)."""
     offset = (lab - refs.swatches["tile"]) ** 2
     # Lightness counts fully, hue a quarter: under warm light the printed tile's dark blue is
     # mostly noise once white-balanced, while a hand, a cup or glare is far lighter.
-    unlike = ((offset[:, 0] + 0.25 * (offset[:, 1] + offset[:, 2])) > RING_MATCH**2).astype(
+    unlike = ((offset[..., 0] + 0.25 * (offset[..., 1] + offset[..., 2])) > RING_MATCH**2).astype(
         np.float32
     )
-    shares = 1.0 - masks.ring @ unlike
-    means = masks.region @ lab
-    weights = masks.weights[:, None, :]
-    distances = np.sqrt((weights * (means[:, None, :] - table[None, :, :]) ** 2).sum(axis=2))
-    distances[~masks.allowed] = np.inf
-    order = np.argsort(distances, axis=1)[:, :2]
-    nearest = np.take_along_axis(distances, order, axis=1).tolist()
-    firsts = order[:, 0].tolist()
+    shares = 1.0 - unlike @ masks.ring.T  # T x S
+    means = masks.region @ lab  # T x S x 3
+    weights = masks.weights[None, :, None, :]
+    distances = np.sqrt((weights * (means[:, :, None, :] - table[None, None]) ** 2).sum(axis=3))
+    distances[:, ~masks.allowed] = np.inf
+    order = np.argsort(distances, axis=2)[:, :, :2]
+    nearest = np.take_along_axis(distances, order, axis=2).tolist()
+    firsts = order[:, :, 0].tolist()
     share_list = shares.tolist()
-    light_list = means[:, 0].tolist()
-    out = []
+    light = means[:, :, 0]
+    light_list = light.tolist()
+    glyphs: list[list[tuple[float, float] | None]] = [[None] * len(masks.slots) for _ in lab]
     for i, slot in enumerate(masks.slots):
-        if share_list[i] < RING_SHARE:
-            out.append(SlotReading(slot.name, SlotState.UNKNOWN, confidence=share_list[i]))
-            continue
-        if slot.kind == "mineral":
-            out.append(_mineral(slot, light_list[i], refs))
-            continue
-        best = firsts[i]
-        d1, d2 = nearest[i]
-        confidence = _confidence(d1, d2)
-        name = REF_NAMES[best]
-        if d1 > FAR or d2 - d1 < MARGIN:
-            out.append(SlotReading(slot.name, SlotState.UNKNOWN, confidence=confidence))
-        elif name == "tile" and d2 - d1 < 2 * MARGIN:
-            # a dark token (purple, blue) blurred into the tile around it looks nearly bare
-            out.append(SlotReading(slot.name, SlotState.UNKNOWN, confidence=confidence))
-        elif name == "tile":
-            out.append(SlotReading(slot.name, SlotState.EMPTY, confidence=confidence))
-        elif slot.kind == "mineral":
-            out.append(SlotReading(slot.name, SlotState.TOKEN, confidence=confidence))
-        elif slot.kind != "unit":
-            out.append(SlotReading(slot.name, SlotState.TOKEN, Colour(name), None, confidence))
-        else:
-            light = light_list[i]
-            if light - refs.ink_l < 12:
-                out.append(SlotReading(slot.name, SlotState.UNKNOWN, confidence=0.0))
-                continue
-            dark = np.clip((light - lab[:, 0]) / (light - refs.ink_l), 0, 1)
-            centre, middle = float(masks.centre[i] @ dark), float(masks.middle[i] @ dark)
-            kind, sure = _glyph(centre, middle)
-            if kind is None:
-                out.append(SlotReading(slot.name, SlotState.UNKNOWN, confidence=confidence))
-            else:
-                sure = min(confidence, sure)
-                out.append(SlotReading(slot.name, SlotState.TOKEN, Colour(name), kind, sure))
-    return tuple(out)
+        if slot.kind == "unit":
+            span = np.maximum(light[:, i] - refs.ink_l, 1e-3)
+            dark = np.clip((light[:, i, None] - lab[..., 0]) / span[:, None], 0, 1)  # T x K
+            centre, middle = (dark @ masks.centre[i]).tolist(), (dark @ masks.middle[i]).tolist()
+            for t in range(len(lab)):
+                glyphs[t][i] = (centre[t], middle[t])
+    return [
+        tuple(
+            _decide(
+                slot,
+                share_list[t][i],
+                nearest[t][i],
+                firsts[t][i],
+                light_list[t][i],
+                glyphs[t][i],
+                refs,
+            )
+            for i, slot in enumerate(masks.slots)
+        )
+        for t in range(len(lab))
+    ]
+
+
+def _decide(
+    slot: SlotSpec,
+    share: float,
+    nearest: list[float],
+    best: int,
+    light: float,
+    glyph: tuple[float, float] | None,
+    refs: References,
+) -> SlotReading:
+    """One slot's reading from its statistics (see the module docstring)."""
+    if share < RING_SHARE:
+        return SlotReading(slot.name, SlotState.UNKNOWN, confidence=share)
+    if slot.kind == "mineral":
+        return _mineral(slot, light, refs)
+    d1, d2 = nearest
+    confidence = _confidence(d1, d2)
+    name = REF_NAMES[best]
+    if d1 > FAR or d2 - d1 < MARGIN:
+        return SlotReading(slot.name, SlotState.UNKNOWN, confidence=confidence)
+    if name == "tile" and d2 - d1 < 2 * MARGIN:
+        # a dark token (purple, blue) blurred into the tile around it looks nearly bare
+        return SlotReading(slot.name, SlotState.UNKNOWN, confidence=confidence)
+    if name == "tile":
+        return SlotReading(slot.name, SlotState.EMPTY, confidence=confidence)
+    if slot.kind != "unit":
+        return SlotReading(slot.name, SlotState.TOKEN, Colour(name), None, confidence)
+    if light - refs.ink_l < 12 or glyph is None:
+        return SlotReading(slot.name, SlotState.UNKNOWN, confidence=0.0)
+    kind, sure = _glyph(*glyph)
+    if kind is None:
+        return SlotReading(slot.name, SlotState.UNKNOWN, confidence=confidence)
+    return SlotReading(slot.name, SlotState.TOKEN, Colour(name), kind, min(confidence, sure))
 
 
 def _project(h: Matrix, points: Matrix) -> Matrix:
@@ -554,12 +575,18 @@ def read_tiles(
     tile = np.median(np.concatenate(rings)[::4], axis=0)
     refs = dataclasses.replace(refs, swatches={**refs.swatches, "tile": tile})
     table = np.stack([refs.swatches[n] for n in REF_NAMES])
-    out: list[tuple[SlotReading, ...] | None] = []
-    for (_, variant), lab, white in zip(tiles, labs, whites, strict=True):
-        if float(white.min()) <= 0.01:
-            out.append(None)
-        else:
-            out.append(read_slots(_masks(kit, variant), lab, refs, table))
+    out: list[tuple[SlotReading, ...] | None] = [None] * len(tiles)
+    for variant in sorted({v for _, v in tiles}):
+        which = [
+            i
+            for i, ((_, v), white) in enumerate(zip(tiles, whites, strict=True))
+            if v == variant and float(white.min()) > 0.01
+        ]
+        if not which:
+            continue
+        read = read_slots(_masks(kit, variant), np.stack([labs[i] for i in which]), refs, table)
+        for i, slots in zip(which, read, strict=True):
+            out[i] = slots
     return out
 
 
