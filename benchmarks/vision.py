@@ -58,7 +58,7 @@ def bench_accuracy(boards: int) -> dict[str, Any]:
         state = states.get(seed) or states.setdefault(seed, sample_state(seed))
         rendered = render(state, Conditions.random(rng))
         try:
-            scan = recognize(rendered.image).scan
+            scan = recognize(rendered.image, expected=len(state.galaxy.ids)).scan
         except VisionError:
             totals["failed"] += 1
             continue
@@ -98,11 +98,12 @@ def bench_speed(width: int, height: int, runs: int) -> dict[str, Any]:
     cv2.setNumThreads(1)
     state = sample_state(7)
     image = render(state, Conditions(width=width, height=height, seed=11, tilt=15, blur=0.5)).image
-    recognize(image)  # warm up: masks, detector
+    expected = len(state.galaxy.ids)
+    recognize(image, expected=expected)  # warm up: masks, detector
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        recognize(image)
+        recognize(image, expected=expected)
         times.append(time.perf_counter() - start)
     return {
         "width": width,

@@ -95,12 +95,15 @@ class CameraAttachment:
         *,
         interval: float = 5.0,
         frames: int = 3,
+        expected: Callable[[], int | None] = lambda: None,
     ) -> None:
         self.service = service
         self.table_id = table_id
         self.source = source
         self.interval = interval
         self.frames = frames
+        self.expected = expected
+        """How many tiles the table should have (the game's sectors), when known."""
         self.scans = 0
         """Scans reported so far."""
         self.skipped = 0
@@ -128,7 +131,8 @@ class CameraAttachment:
             if not settled(frames):
                 self.skipped += 1
                 return False
-            scans = [scan_image(frame) for frame in frames]
+            expected = self.expected()
+            scans = [scan_image(frame, expected=expected) for frame in frames]
         except VisionError as err:
             log.info("camera: %s", err)
             self.skipped += 1
@@ -157,6 +161,10 @@ def attach(service: TableService, table_id: str, section: Mapping[str, Any]) -> 
             found = getattr(session, "state", None)
             return found if isinstance(found, State) else None
 
+    def expected() -> int | None:
+        found = state()
+        return None if found is None else len(found.galaxy.ids)
+
     source = open_source(section, state)
     return CameraAttachment(
         service,
@@ -164,4 +172,5 @@ def attach(service: TableService, table_id: str, section: Mapping[str, Any]) -> 
         source,
         interval=_number(section, "interval_seconds", 5, 0.05, 3600),
         frames=int(section.get("frames", 3)),
+        expected=expected,
     )

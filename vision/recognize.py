@@ -121,9 +121,10 @@ def _detector(dictionary: str, window: int) -> cv2.aruco.ArucoDetector:
     )
 
 
-def find_markers(gray: Image, kit: Kit) -> list[Marker]:
+def find_markers(gray: Image, kit: Kit, expected: int | None = None) -> list[Marker]:
     """Markers in a grey picture: found in a copy at most DETECT_WIDTH wide, then their edges
-    located at full resolution (:func:`refine_corners`)."""
+    located at full resolution (:func:`refine_corners`). A second threshold window is tried
+    when the card is not found, or when fewer than ``expected`` tile markers are."""
     height, width = gray.shape
     factor = min(1.0, DETECT_WIDTH / max(width, height * 16 / 9))
     small = (
@@ -133,7 +134,10 @@ def find_markers(gray: Image, kit: Kit) -> list[Marker]:
     )
     corners, ids, _ = _detector(kit.dictionary, 5).detectMarkers(small)
     found_ids = [] if ids is None else ids.ravel().tolist()
-    if sum(i in kit.card.markers for i in found_ids) < 2:
+    tiles_found = sum(kit.is_sector_marker(i) for i in found_ids)
+    if sum(i in kit.card.markers for i in found_ids) < 2 or (
+        expected is not None and tiles_found < expected
+    ):
         more, more_ids, _ = _detector(kit.dictionary, 11).detectMarkers(small)
         if more_ids is not None:
             corners = (*corners, *more)
@@ -779,8 +783,12 @@ def _adjacent(
     return 0.85 * side <= along <= 1.15 * side and across <= 0.5 * side
 
 
-def recognize(image: Image, *, kit: Kit | None = None) -> Recognition:
-    """Read a BGR picture of the table; CardNotFound without the calibration card."""
+def recognize(image: Image, *, kit: Kit | None = None, expected: int | None = None) -> Recognition:
+    """Read a BGR picture of the table; CardNotFound without the calibration card.
+
+    ``expected`` is how many tiles the table should have (the tracked game's sectors), when
+    known: if fewer markers show, the detector looks again more carefully.
+    """
     kit = kit or load_kit()
     if (
         not isinstance(image, np.ndarray)
@@ -792,7 +800,7 @@ def recognize(image: Image, *, kit: Kit | None = None) -> Recognition:
     if image.shape[0] * image.shape[1] > MAX_PIXELS:
         raise ImageError(f"the picture has more than {MAX_PIXELS} pixels")
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    markers = find_markers(gray, kit)
+    markers = find_markers(gray, kit, expected)
     card = [m for m in markers if m.id in kit.card.markers]
     if len(card) < 2:
         raise CardNotFound(
@@ -870,5 +878,5 @@ def _grid(
     return out
 
 
-def scan_image(image: Image, *, kit: Kit | None = None) -> BoardScan:
-    return recognize(image, kit=kit).scan
+def scan_image(image: Image, *, kit: Kit | None = None, expected: int | None = None) -> BoardScan:
+    return recognize(image, kit=kit, expected=expected).scan
