@@ -123,8 +123,8 @@ def _detector(dictionary: str, window: int) -> cv2.aruco.ArucoDetector:
 
 def find_markers(gray: Image, kit: Kit, expected: int | None = None) -> list[Marker]:
     """Markers in a grey picture: found in a copy at most DETECT_WIDTH wide, then their edges
-    located at full resolution (:func:`refine_corners`). A second threshold window is tried
-    when the card is not found, or when fewer than ``expected`` tile markers are."""
+    located at full resolution (:func:`refine_corners`). When the card is not found, or fewer
+    than ``expected`` tile markers are, the detector looks again (see below)."""
     height, width = gray.shape
     factor = min(1.0, DETECT_WIDTH / max(width, height * 16 / 9))
     small = (
@@ -133,18 +133,32 @@ def find_markers(gray: Image, kit: Kit, expected: int | None = None) -> list[Mar
         else cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     )
     corners, ids, _ = _detector(kit.dictionary, 5).detectMarkers(small)
+    corners = [c.reshape(4, 2) for c in corners]
     found_ids = [] if ids is None else ids.ravel().tolist()
-    tiles_found = sum(kit.is_sector_marker(i) for i in found_ids)
-    if sum(i in kit.card.markers for i in found_ids) < 2 or (
-        expected is not None and tiles_found < expected
-    ):
-        more, more_ids, _ = _detector(kit.dictionary, 11).detectMarkers(small)
+
+    def short() -> bool:
+        tiles_found = len({i for i in found_ids if kit.is_sector_marker(i)})
+        return sum(i in kit.card.markers for i in set(found_ids)) < 2 or (
+            expected is not None and tiles_found < expected
+        )
+
+    # Looking again, more carefully, only when something is missing: another threshold
+    # window, then a copy twice the size (small blurred markers' bits read better there).
+    for scale, window in ((1, 11), (2, 9)):
+        if not short():
+            break
+        image = (
+            small
+            if scale == 1
+            else cv2.resize(small, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+        )
+        more, more_ids, _ = _detector(kit.dictionary, window).detectMarkers(image)
         if more_ids is not None:
-            corners = (*corners, *more)
+            corners += [(c.reshape(4, 2) + 0.5) / scale - 0.5 for c in more]
             found_ids += more_ids.ravel().tolist()
     if not found_ids:
         return []
-    quads = np.array([c.reshape(4, 2) for c in corners], dtype=np.float64)
+    quads = np.array(corners, dtype=np.float64)
     if factor != 1.0:
         quads = (quads + 0.5) / factor - 0.5
     quads = refine_corners(gray, quads)
