@@ -1,18 +1,19 @@
 """``python -m benchmarks`` (``make bench``): the rules core's benchmarks
 (:mod:`benchmarks.runner`), then each part's in turn: the table service, the panels, the web
-site, the Diplomacy engine. Each part also runs alone: ``python -m benchmarks.service`` and so on.
+site, the Diplomacy engine and the vision. Each part also runs alone:
+``python -m benchmarks.service`` and so on.
 
 With ``--json`` the rules core's results carry each part's under its name (``"service"``,
-``"panels"``, ``"web"``, ``"diplomacy"``)."""
+``"panels"``, ``"web"``, ``"diplomacy"``, ``"vision"``)."""
 
 import io
 import json
 import sys
 
-from benchmarks import diplomacy, panels, service, web
+from benchmarks import diplomacy, panels, service, vision, web
 from benchmarks.runner import main
 
-PARTS = {"service": service, "panels": panels, "web": web, "diplomacy": diplomacy}
+PARTS = {"service": service, "panels": panels, "web": web, "diplomacy": diplomacy, "vision": vision}
 
 args = sys.argv[1:]
 quick = "--quick" in args

@@ -18,6 +18,7 @@ import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.board_scan import BoardScan, compare
 from companion.cosmic.commands import is_cosmic_record
 from companion.cosmic.record import load_record
 from companion.errors import CompanionError, StateError
@@ -82,6 +83,8 @@ class TableService:
         self.closed = False
         self.broken: dict[str, str] = {}
         """Tables that cannot be served, with why; the others carry on regardless."""
+        self.scans: dict[str, dict[str, Any]] = {}
+        """Each table's latest board scan compared with its state (memory only, not stored)."""
         with self.lock:
             for table_id in storage.table_ids():
                 try:
@@ -508,6 +511,28 @@ class TableService:
                         )
                     )
 
+    # The camera ----------------------------------------------------------------------------------
+
+    def report_scan(self, table_id: str, scan: BoardScan) -> dict[str, Any]:
+        """Compare a board scan with the table's tracked state; keep and publish the result.
+
+        Nothing is stored: the latest comparison shows in :meth:`view` as ``"scan"``. Before
+        the game starts there is no state to compare with, so nothing is reported as off.
+        """
+        with self.lock:
+            table = self._table(table_id)
+            session = table.session
+            # The camera reads Local Cluster's board; other games have nothing to compare yet.
+            state = session.state if isinstance(session, LocalClusterSession) else None
+            result: dict[str, Any] = {"at": self.clock.now(), "discrepancies": [], "missing": []}
+            if state is not None:
+                report = compare(scan, state)
+                result["discrepancies"] = [d.to_dict() for d in report.discrepancies]
+                result["missing"] = list(report.missing)
+            self.scans[table_id] = result
+            self.bus.publish(Event("scan", table_id, result["at"], _scan_copy(result)))
+            return _scan_copy(result)
+
     # Views ---------------------------------------------------------------------------------------
 
     def view(self, table_id: str, seat: int | None = None) -> dict[str, Any]:
@@ -544,6 +569,7 @@ class TableService:
                 ],
                 "next_to_choose": table.next_to_choose() if table.stage is Stage.LOBBY else None,
                 "last": table.last_summary,
+                "scan": _scan_copy(scan) if (scan := self.scans.get(table.id)) else None,
             }
             if table.session is None:
                 out["setup"] = table.setup.public()
@@ -588,3 +614,12 @@ def _not_accepting(table: Table) -> str:
     if table.stage is Stage.OVER:
         return "the game is over"
     return f"nothing is submitted in the {table.stage.title} phase"
+
+
+def _scan_copy(scan: dict[str, Any]) -> dict[str, Any]:
+    """A scan result a caller may change without changing the service's own."""
+    return {
+        "at": scan["at"],
+        "discrepancies": [dict(d) for d in scan["discrepancies"]],
+        "missing": list(scan["missing"]),
+    }
