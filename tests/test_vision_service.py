@@ -137,6 +137,22 @@ def test_the_simulated_camera_reports_the_table(service: TableService) -> None:
     assert all(isinstance(d["text"], str) for d in shown["discrepancies"])
 
 
+def test_a_camera_waiting_for_the_game_says_so_once(
+    service: TableService, caplog: pytest.LogCaptureFixture
+) -> None:
+    table_id, _ = service.create_table("Lobby", 2, seed=5)  # nobody has joined: no game yet
+    with caplog.at_level("INFO", logger="vision"):
+        camera = attach(
+            service, table_id, {"source": "simulated", "interval_seconds": 60, "frames": 1}
+        )
+        try:
+            assert not camera.scan_once() and not camera.scan_once()
+        finally:
+            camera.close()
+    said = [r.getMessage() for r in caplog.records if "no game on the table" in r.getMessage()]
+    assert said == ["camera: there is no game on the table yet"]
+
+
 def test_a_simulated_slip_shows_as_a_discrepancy(service: TableService) -> None:
     table_id = _started(service)
     section = {"source": "simulated", "interval_seconds": 60, "frames": 1, "mistakes": 1.0}

@@ -216,8 +216,9 @@ def test_serve_demo_prints_its_links_and_stops_cleanly_on_sigterm(tmp_path: Path
 
 
 def test_serve_demo_runs_the_mock_panel_and_logs_its_lights(tmp_path: Path) -> None:
-    """What ``make run`` does on a machine with no panel: the GPIO panel on mock pins, its
-    lights in the console at INFO, no serial panel, and the table screen answering."""
+    """What ``make run`` does on a machine with no panel or camera: the GPIO panel on mock pins,
+    its lights in the console at INFO, the simulated camera, no serial panel, and the table
+    screen answering."""
     command = [sys.executable, "-m", "companion", "serve", "--demo", "--db", str(tmp_path / "t.db")]
     server = subprocess.Popen(
         [*command, "--host", "127.0.0.1", "--port", "0"],
@@ -235,7 +236,7 @@ def test_serve_demo_runs_the_mock_panel_and_logs_its_lights(tmp_path: Path) -> N
         said = "".join(lines)
         assert "panel: seat 2 LED blinking (join and choose awaited)" in said
         assert "panel: phase LED dim white (Joining)" in said
-        assert "Attachments:       panel\n" in said
+        assert "Attachments:       camera, panel\n" in said
         assert "serial panel" not in said
         screen = next(line for line in lines if "Table screen:" in line).split()[-1]
         with urllib.request.urlopen(screen) as page:

@@ -109,6 +109,8 @@ class CameraAttachment:
         self.skipped = 0
         """Rounds without a usable scan (motion, no card, no game yet)."""
         self.reported = threading.Event()
+        self.note: str | None = None
+        """Why the last scan was skipped, logged once until it changes (not every interval)."""
         self._stop = threading.Event()
         self.closed = False
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
@@ -134,9 +136,12 @@ class CameraAttachment:
             expected = self.expected()
             scans = [scan_image(frame, expected=expected) for frame in frames]
         except VisionError as err:
-            log.info("camera: %s", err)
+            if str(err) != self.note:
+                self.note = str(err)
+                log.info("camera: %s", err)
             self.skipped += 1
             return False
+        self.note = None
         self.service.report_scan(self.table_id, majority(scans))
         self.scans += 1
         self.reported.set()
