@@ -37,14 +37,16 @@ def marker_sheets(kit: Kit) -> list[Image]:
     """Tile marker stickers: the marker on its white square, the sector id beneath."""
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, kit.dictionary))
     side = kit.sticker_side
-    per_row, rows = 4, 4
+    # Stickers 2 mm apart in rows 12 mm apart (room for the label), inside 8 mm / 15 mm margins.
+    per_row = int((A4[0] - 2 * 8 + 2) // (side + 2))
+    rows = int((A4[1] - 2 * 15 + 12) // (side + 12))
     sheets = []
     numbers = list(range(kit.sectors[0], kit.sectors[1] + 1))
     for start in range(0, len(numbers), per_row * rows):
         sheet = _sheet()
         for i, n in enumerate(numbers[start : start + per_row * rows]):
             x = 8 + (i % per_row) * (side + 2)
-            y = 15 + (i // per_row) * (side + 20)
+            y = 15 + (i // per_row) * (side + 12)
             px = round(kit.marker_side * PX_PER_MM)
             marker = cv2.aruco.generateImageMarker(dictionary, n, px, borderBits=1)
             margin = (side - kit.marker_side) / 2
