@@ -132,9 +132,10 @@ def find_markers(gray: Image, kit: Kit, expected: int | None = None) -> list[Mar
         if factor == 1.0
         else cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     )
-    corners, ids, _ = _detector(kit.dictionary, 5).detectMarkers(small)
+    corners, ids, rejected = _detector(kit.dictionary, 5).detectMarkers(small)
     corners = [c.reshape(4, 2) for c in corners]
     found_ids = [] if ids is None else ids.ravel().tolist()
+    candidates = [c.reshape(4, 2) for c in rejected]
 
     def short() -> bool:
         tiles_found = len({i for i in found_ids if kit.is_sector_marker(i)})
@@ -152,10 +153,15 @@ def find_markers(gray: Image, kit: Kit, expected: int | None = None) -> list[Mar
             if scale == 1
             else cv2.resize(small, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
         )
-        more, more_ids, _ = _detector(kit.dictionary, window).detectMarkers(image)
+        more, more_ids, more_rejected = _detector(kit.dictionary, window).detectMarkers(image)
         if more_ids is not None:
             corners += [(c.reshape(4, 2) + 0.5) / scale - 0.5 for c in more]
             found_ids += more_ids.ravel().tolist()
+        candidates += [(c.reshape(4, 2) + 0.5) / scale - 0.5 for c in more_rejected]
+    if short():
+        for marker_id, quad in _rescued(small, candidates, kit, set(found_ids), corners):
+            corners.append(quad)
+            found_ids.append(marker_id)
     if not found_ids:
         return []
     quads = np.array(corners, dtype=np.float64)
@@ -169,6 +175,78 @@ def find_markers(gray: Image, kit: Kit, expected: int | None = None) -> list[Mar
         if old is None or _area(quad) > _area(old.corners):
             best[found.id] = found
     return list(best.values())
+
+
+RESCUE_CELL_PX = 6
+RESCUE_MAX_BITS_WRONG = 2
+"""A candidate the detector rejected is taken as a missing tile marker only if at most this
+many of its 25 bits differ: the kit's ids differ pairwise in at least 7 bits, in every
+rotation (docs/physical-kit.md), so such a reading is still 5 bits from any other tile."""
+
+
+@cache
+def _codes(dictionary: str, marker_ids: tuple[int, ...]) -> tuple[int, npt.NDArray[np.uint8]]:
+    """The bit grids of ``marker_ids`` (n x bits x bits) and the marker's bits per side."""
+    d = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary))
+    bits = int(d.markerSize)
+    grids = [
+        cv2.aruco.Dictionary.getBitsFromByteList(d.bytesList[i : i + 1], bits) for i in marker_ids
+    ]
+    return bits, np.array(grids, np.uint8)
+
+
+def _rescued(
+    gray: Image, candidates: list[Matrix], kit: Kit, found: set[int], known: list[Matrix]
+) -> list[tuple[int, Matrix]]:
+    """Tile markers among the quads the detector rejected, read more patiently.
+
+    At the far edge of a tilted, blurred picture a marker's cells are two pixels wide, and
+    the detector's one global threshold over the whole marker loses bits next to its black
+    border. Here each cell is read at its centre and compared with the midpoint between the
+    marker's darkest and lightest cells; a quad counts only if its border is dark throughout
+    and its bits are within RESCUE_MAX_BITS_WRONG of a tile marker not yet found."""
+    wanted = tuple(i for i in range(kit.sectors[0], kit.sectors[1] + 1) if i not in found)
+    if not wanted or not candidates or not known:
+        return []
+    bits, codes = _codes(kit.dictionary, wanted)
+    # As big as the markers found, give or take what a 30 degree tilt does to them.
+    areas = [_area(q) for q in known] or [0.0]
+    size = (max(16.0, float(np.median(areas)) / 3), float(np.median(areas)) * 3)
+    cells = bits + 2
+    side = cells * RESCUE_CELL_PX
+    target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    lo, hi = RESCUE_CELL_PX // 3, RESCUE_CELL_PX - RESCUE_CELL_PX // 3
+    # Blur can merge a small marker's black border with its white margin; the candidate is
+    # then the sticker's blurred outline, and the marker lies inside it, a little smaller
+    # than the sticker/marker ratio says (the blur widens the outline).
+    shrink = kit.marker_side / kit.sticker_side
+    quads = [
+        q.mean(axis=0) + (q - q.mean(axis=0)) * f
+        for f in (1.0, shrink, shrink * 0.92, shrink * 0.85)
+        for q in candidates
+    ]
+    out: dict[int, Matrix] = {}
+    for quad in quads:
+        if not size[0] <= _area(quad) <= size[1]:
+            continue
+        for turn in range(4):
+            corners = np.roll(quad, -turn, axis=0)
+            warp = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+            patch = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR)
+            means = patch.reshape(cells, RESCUE_CELL_PX, cells, RESCUE_CELL_PX)[
+                :, lo:hi, :, lo:hi
+            ].mean(axis=(1, 3))
+            inner = means[1:-1, 1:-1]
+            threshold = (float(inner.min()) + float(inner.max())) / 2
+            border = np.concatenate([means[0], means[-1], means[1:-1, 0], means[1:-1, -1]])
+            if float(inner.max()) - float(inner.min()) < 24 or border.max() >= threshold:
+                break
+            wrong = (codes != (inner > threshold)).sum(axis=(1, 2))
+            best = int(np.argmin(wrong))
+            if wrong[best] <= RESCUE_MAX_BITS_WRONG:
+                out.setdefault(wanted[best], corners)
+                break
+    return list(out.items())
 
 
 def _area(quad: Matrix) -> float:

@@ -1,0 +1,94 @@
+"""Tile markers the ArUco detector gives up on: small, blurred, far from the camera."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.kit import load_kit
+from vision.recognize import RESCUE_MAX_BITS_WRONG, _rescued, find_markers
+from vision.synthetic import Conditions, render, sample_state
+
+CELL = 12
+KIT = load_kit()
+
+
+def _marker_picture(marker: int, flipped: int) -> tuple[np.ndarray, np.ndarray]:
+    """A tile marker on its white sticker on tile background, with ``flipped`` of its inner
+    bits painted over (a smudge); the grey picture and the marker's corners."""
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, KIT.dictionary))
+    image = cv2.aruco.generateImageMarker(dictionary, marker, 7 * CELL, borderBits=1)
+    for n in range(flipped):
+        row, col = 1 + n // 5, 1 + (n * 2) % 5
+        cell = image[row * CELL : (row + 1) * CELL, col * CELL : (col + 1) * CELL]
+        cell[...] = 255 - cell
+    sticker = cv2.copyMakeBorder(image, CELL, CELL, CELL, CELL, cv2.BORDER_CONSTANT, value=255)
+    picture = cv2.copyMakeBorder(sticker, 60, 60, 60, 60, cv2.BORDER_CONSTANT, value=40)
+    start, end = 60 + CELL, 60 + 8 * CELL
+    corners = np.array([[start, start], [end, start], [end, end], [start, end]], float)
+    return picture, corners
+
+
+def _read(picture: np.ndarray, quad: np.ndarray, corners: np.ndarray, found: set[int]) -> list[int]:
+    """The tile ids read from one rejected quad (corners where the marker really is)."""
+    rescued = _rescued(picture, [quad], KIT, found, [corners])
+    for _, at in rescued:
+        assert np.abs(at - corners).max() < CELL / 2  # refine_corners does the rest
+    return [marker for marker, _ in rescued]
+
+
+@pytest.mark.parametrize("flipped", range(RESCUE_MAX_BITS_WRONG + 1))
+def test_a_rejected_quad_close_enough_to_a_missing_tile_marker_is_that_tile(flipped: int) -> None:
+    picture, corners = _marker_picture(12, flipped)
+    assert _read(picture, corners, corners, set()) == [12]
+
+
+def test_a_rejected_quad_further_off_is_no_tile() -> None:
+    picture, corners = _marker_picture(12, RESCUE_MAX_BITS_WRONG + 1)
+    assert _read(picture, corners, corners, set()) == []
+
+
+def test_a_tile_marker_already_found_is_not_found_again() -> None:
+    picture, corners = _marker_picture(12, 1)
+    assert _read(picture, corners, corners, {12}) == []
+
+
+def test_a_sticker_outline_leads_to_the_marker_inside_it() -> None:
+    picture, corners = _marker_picture(12, 0)
+    sticker = corners + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * CELL
+    assert _read(picture, sticker, corners, set()) == [12]
+
+
+def test_a_blank_sticker_is_no_tile() -> None:
+    picture, corners = _marker_picture(12, 0)
+    start, end = (int(v) for v in corners[0] + [-CELL, 8 * CELL])
+    picture[start:end, start:end] = 255
+    sticker = corners + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * CELL
+    assert _read(picture, sticker, corners, set()) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("seed", "conditions", "marker"),
+    [
+        # 26 degrees of tilt, 1.2 px of blur, JPEG 75: S37 at the far edge is 18 px wide.
+        (10, dict(rotation=288.67, tilt=25.96, tilt_direction=100.93, fill=0.845,
+                  kelvin=5815, brightness=0.639, blur=1.156, noise=2.77, jpeg=75,
+                  shadow=0.183, hand=True, seed=230393993), 37),
+        # A spread-out layout filling 82 % of the frame: S33 is 17 px wide.
+        (2, dict(rotation=249.70, tilt=3.43, tilt_direction=222.15, fill=0.821,
+                 kelvin=4377, brightness=0.825, blur=1.048, noise=1.25, jpeg=75,
+                 shadow=0.318, hand=True, seed=1154602045), 33),
+    ],
+)  # fmt: skip
+def test_small_blurred_markers_are_found_when_the_game_expects_them(
+    seed: int, conditions: dict[str, object], marker: int
+) -> None:
+    state = sample_state(seed)
+    rendered = render(state, Conditions(**conditions))
+    gray = cv2.cvtColor(rendered.image, cv2.COLOR_BGR2GRAY)
+    visible = {int(s[1:]) for s, t in rendered.tiles.items() if t.marker_visible}
+    assert marker in visible
+    found = {m.id for m in find_markers(gray, KIT, expected=len(state.galaxy.ids))}
+    assert found - set(KIT.card.markers) == visible
