@@ -3,6 +3,8 @@
 The pipeline (docs/physical-kit.md):
 
 1. ArUco markers are found at reduced resolution and their corners refined at full resolution.
+   When fewer tiles are found than the game has, the detector looks again, and then the quads
+   it rejected are read once more, cell by cell (``_rescued``).
 2. The calibration card's markers fix the table plane (millimetres); its white patch and
    swatches, seen in the same picture, are the colour references.
 3. Each tile marker gives its tile's pose; tiles whose outlines share an edge are adjacent
@@ -210,8 +212,8 @@ def _rescued(
         return []
     bits, codes = _codes(kit.dictionary, wanted)
     # As big as the markers found, give or take what a 30 degree tilt does to them.
-    areas = [_area(q) for q in known] or [0.0]
-    size = (max(16.0, float(np.median(areas)) / 3), float(np.median(areas)) * 3)
+    typical = float(np.median([_area(q) for q in known]))
+    size = (max(16.0, typical / 3), typical * 3)
     cells = bits + 2
     side = cells * RESCUE_CELL_PX
     target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
@@ -240,7 +242,7 @@ def _rescued(
             threshold = (float(inner.min()) + float(inner.max())) / 2
             border = np.concatenate([means[0], means[-1], means[1:-1, 0], means[1:-1, -1]])
             if float(inner.max()) - float(inner.min()) < 24 or border.max() >= threshold:
-                break
+                break  # no marker in any orientation: neither test depends on the turn
             wrong = (codes != (inner > threshold)).sum(axis=(1, 2))
             best = int(np.argmin(wrong))
             if wrong[best] <= RESCUE_MAX_BITS_WRONG:
