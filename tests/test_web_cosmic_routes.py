@@ -147,6 +147,12 @@ def test_the_order_builder_offers_each_unit_its_orders_with_exact_lines(
     assert support["lines"][f"{one}-1 {one}-2"] == f"TS2 F {one}-o S A {one}-1 -> {one}-2"
 
 
+def test_the_order_builder_says_what_each_time_scale_is_for(started: tuple[Phone, Phone]) -> None:
+    page = started[0].get("/seat/panel").get_data(as_text=True)
+    assert 'class="builder-data"' in page
+    assert "TS1: boarding and landing · TS2: moves, supports, Fast Ferry" in page
+
+
 def test_orders_are_stored_canonical_and_read_back_into_the_builder(
     started: tuple[Phone, Phone], service: TableService, table_id: str
 ) -> None:

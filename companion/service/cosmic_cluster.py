@@ -43,7 +43,6 @@ from companion.service.session import Stage, SubmissionError
 from companion.settings import HouseRules
 
 GAME = "cosmic-cluster"
-MAX_SUBMISSION = 20_000
 
 _STAGE = {
     Phase.ORDERS: Stage.COMMAND,
@@ -221,10 +220,6 @@ class CosmicClusterSession:
     # -- submissions -------------------------------------------------------------------------
 
     def check_submission(self, seat: int, text: str) -> str:
-        if len(text) > MAX_SUBMISSION:
-            raise SubmissionError(
-                [f"that is {len(text)} characters; a submission is at most {MAX_SUBMISSION}"]
-            )
         power = self._seat_power(seat)
         phase = self.core.position.phase
         if phase is Phase.ORDERS:

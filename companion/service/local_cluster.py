@@ -45,7 +45,6 @@ from companion.state import Phase, State, Unit
 from companion.validation import assign_orders, check_order
 
 GAME = "local-cluster"
-MAX_SUBMISSION = 20_000
 
 
 def _durations(rules: HouseRules) -> dict[Stage, int]:
@@ -224,10 +223,6 @@ class LocalClusterSession:
         return set()
 
     def check_submission(self, seat: int, text: str) -> str:
-        if len(text) > MAX_SUBMISSION:
-            raise SubmissionError(
-                [f"that is {len(text)} characters; a submission is at most {MAX_SUBMISSION}"]
-            )
         colour = self._colour(seat)
         state = self.state
         if state.phase is Phase.ORDERS:

@@ -99,7 +99,9 @@ class GameSession(Protocol):
         ...
 
     def check_submission(self, seat: int, text: str) -> str:
-        """The submission in canonical form, or SubmissionError with every reason."""
+        """The submission in canonical form, or SubmissionError with every reason.
+
+        The service has already refused text longer than ``MAX_TEXT`` for every game."""
         ...
 
     def resolve(self, submissions: Mapping[int, str]) -> dict[str, Any]:

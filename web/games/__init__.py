@@ -7,10 +7,34 @@ game of the family; a game plugs in a :class:`GamePages` under its name (the tab
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from markupsafe import Markup
+
 from web.errors import PageError
+
+
+class BoardCache:
+    """Each table's board drawn once per ``view["board_version"]``, for every screen.
+
+    Twenty table screens and eight phones show the same board: the game draws it with
+    ``draw(view)`` when the version changes and every page reuses that drawing.
+    """
+
+    def __init__(self, draw: Callable[[Mapping[str, Any]], Markup]) -> None:
+        self._draw = draw
+        self._boards: dict[str, tuple[object, Markup]] = {}
+
+    def __call__(self, view: Mapping[str, Any]) -> Markup:
+        version = view.get("board_version")
+        cached = self._boards.get(view["id"])
+        if version is not None and cached is not None and cached[0] == version:
+            return cached[1]
+        board = self._draw(view)
+        if version is not None:
+            self._boards[view["id"]] = (version, board)
+        return board
 
 
 class GamePages(Protocol):

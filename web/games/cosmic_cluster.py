@@ -19,6 +19,7 @@ from companion.cosmic.afnotation import AFOrder
 from companion.errors import OrderSyntaxError
 from companion.service.session import Stage
 from web.errors import PageError
+from web.games import BoardCache
 
 SIZE = 1300
 """Width and height of the cluster drawing, in SVG units."""
@@ -776,27 +777,19 @@ class CosmicClusterPages:
     seat_template = "cosmic_cluster/seat.html"
 
     def __init__(self) -> None:
-        self._boards: dict[str, tuple[object, Markup]] = {}
+        self._board = BoardCache(self._draw)
 
-    def _board(self, view: Mapping[str, Any]) -> Markup:
-        """The cluster, drawn once per ``view["board_version"]`` for every screen."""
-        version = view.get("board_version")
-        cached = self._boards.get(view["id"])
-        if version is not None and cached is not None and cached[0] == version:
-            return cached[1]
+    def _draw(self, view: Mapping[str, Any]) -> Markup:
+        """The cluster: before the game, its systems; then the position and the last season."""
         game = view.get("game")
         if game is None:
-            board = cluster_svg(view["setup"]["cluster"])
-        else:
-            board = cluster_svg(
-                game["cluster"],
-                game["position"],
-                last=view.get("last"),
-                changes=game.get("centre_changes", ()),
-            )
-        if version is not None:
-            self._boards[view["id"]] = (version, board)
-        return board
+            return cluster_svg(view["setup"]["cluster"])
+        return cluster_svg(
+            game["cluster"],
+            game["position"],
+            last=view.get("last"),
+            changes=game.get("centre_changes", ()),
+        )
 
     def _stage_title(self, view: Mapping[str, Any]) -> str:
         stage = Stage(view["stage"])

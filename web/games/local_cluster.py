@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 from companion.atoms import REPLENISH_COST, Colour, UnitType, sector_sort_key
 from companion.service.session import Stage
 from web.errors import PageError
+from web.games import BoardCache
 
 CELL = 120
 """Size of one tile's square on the board drawing."""
@@ -379,18 +380,7 @@ class LocalClusterPages:
     seat_template = "local_cluster/seat.html"
 
     def __init__(self) -> None:
-        self._boards: dict[str, tuple[object, Markup]] = {}
-
-    def _board(self, view: Mapping[str, Any]) -> Markup:
-        """The board, drawn once per ``view["board_version"]`` for every screen."""
-        version = view.get("board_version")
-        cached = self._boards.get(view["id"])
-        if version is not None and cached is not None and cached[0] == version:
-            return cached[1]
-        board = self._draw(view)
-        if version is not None:
-            self._boards[view["id"]] = (version, board)
-        return board
+        self._board = BoardCache(self._draw)
 
     def _draw(self, view: Mapping[str, Any]) -> Markup:
         game = view.get("game")
