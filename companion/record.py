@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from functools import cache
-from importlib import resources
 from typing import Any
 
 from companion.errors import CompanionError, RecordError
 from companion.game import Game, Step
-from companion.schema_check import first_violation
+from companion.schema_check import first_violation, packaged_schema
 from companion.settings import HouseRules
 from companion.state import State
 
@@ -26,12 +24,9 @@ SCHEMA_FILE = "local-cluster-record.schema.json"
 MAX_RECORD_BYTES = 64 * 1024 * 1024
 
 
-@cache
 def schema() -> dict[str, Any]:
     """The JSON Schema of a game record, as shipped with the package."""
-    text = resources.files("companion.schemas").joinpath(SCHEMA_FILE).read_text("utf-8")
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
+    return packaged_schema(SCHEMA_FILE)
 
 
 @dataclasses.dataclass(frozen=True)

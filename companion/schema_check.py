@@ -20,6 +20,8 @@ import numbers
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 from typing import Any, Final
 from urllib.parse import unquote
 
@@ -103,6 +105,14 @@ class SchemaViolation:
 
     def __str__(self) -> str:
         return f"{self.where()}: {self.message}"
+
+
+@cache
+def packaged_schema(file_name: str) -> dict[str, Any]:
+    """A JSON Schema shipped in ``companion/schemas/`` (read once)."""
+    text = resources.files("companion.schemas").joinpath(file_name).read_text("utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
 
 
 def violations(document: object, schema: Mapping[str, Any]) -> list[SchemaViolation]:

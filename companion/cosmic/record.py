@@ -10,13 +10,11 @@ the setup is the one the seed generates, then replays every step against its dig
 from __future__ import annotations
 
 import json
-from functools import cache
-from importlib import resources
 from typing import Any
 
 from companion.cosmic.game import CosmicGame, CosmicSettings, Step
 from companion.errors import CompanionError, RecordError
-from companion.schema_check import first_violation
+from companion.schema_check import first_violation, packaged_schema
 
 FORMAT = "cluster-companion/cosmic-cluster-record"
 VERSION = 1
@@ -24,12 +22,9 @@ SCHEMA_FILE = "cosmic-cluster-record.schema.json"
 MAX_RECORD_BYTES = 64 * 1024 * 1024
 
 
-@cache
 def schema() -> dict[str, Any]:
     """The JSON Schema of a Cosmic Cluster record, as shipped with the package."""
-    text = resources.files("companion.schemas").joinpath(SCHEMA_FILE).read_text("utf-8")
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
+    return packaged_schema(SCHEMA_FILE)
 
 
 def record_dict(game: CosmicGame) -> dict[str, Any]:
