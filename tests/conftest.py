@@ -240,6 +240,23 @@ def claimed() -> Callable[[State], dict[str, str]]:
     return describe_claims
 
 
+# -- Browser tests (tests/test_web_*browser.py) ------------------------------------------------
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright (never `playwright install`)."""
+    from playwright.sync_api import sync_playwright
+    from web_helpers import CHROMIUM, CHROMIUM_ARGS
+
+    with sync_playwright() as play:
+        chromium = play.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
 # -- DATC summary line (Cosmic Cluster's Diplomacy engine, tests/test_datc.py) --------------
 
 

@@ -11,23 +11,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from web_helpers import live_server, make_app, new_table
+from web_helpers import CHROMIUM, live_server, make_app, new_table
 
 from companion.service import Storage, TableService
 
-CHROMIUM = Path("/usr/bin/chromium")
 RECORD_BUZZES = "window.buzzes = []; navigator.vibrate = (p) => { buzzes.push(p); return true; };"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -38,16 +27,6 @@ pytestmark = [
 WAIT_MS = 30_000
 """How long a step may wait for the page: generous, since CI machines may be loaded."""
 LONG_WAIT_MS = 45_000
-
-
-@pytest.fixture
-def browser() -> Iterator[object]:
-    with playwright_api.sync_playwright() as play:
-        chromium = play.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 @pytest.fixture

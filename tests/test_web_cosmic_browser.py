@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_web_browser import ARGS, ARTIFACTS, CHROMIUM, LONG_WAIT_MS, WAIT_MS
-from web_helpers import live_server, make_app
+from test_web_browser import ARTIFACTS, LONG_WAIT_MS, WAIT_MS
+from web_helpers import CHROMIUM, live_server, make_app
 
 from companion.service import Storage, TableService
 from companion.settings import HouseRules
@@ -24,16 +24,6 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (make test)"),
 ]
-
-
-@pytest.fixture
-def browser() -> Iterator[object]:
-    with playwright_api.sync_playwright() as play:
-        chromium = play.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from test_web_routes import Phone, _first_message, refused
+from test_web_routes import Phone, _first_message, refused, state
 from web_helpers import make_app
 
 from companion.diplomacy.geography import UnitType
@@ -54,14 +54,6 @@ def started(
         assert phone.post("/seat/choose", data={}).get_json()["ok"]
     service.skip(table_id)  # discussion -> command
     return phones
-
-
-def state(service: TableService, table_id: str) -> tuple[Any, ...]:
-    return (
-        service.view(table_id, 1),
-        service.view(table_id, 2),
-        len(service.storage.entries(table_id)),
-    )
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
@@ -18,6 +19,19 @@ from web.security import invitation
 from web.serving import BackgroundServer
 
 CSRF = re.compile(r'name="csrf-token" content="([^"]+)"')
+CHROMIUM = Path("/usr/bin/chromium")
+"""Debian's Chromium, which the browser tests drive (``make test`` installs it)."""
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+"""Headless, and no calls home: this machine's closed network refuses them."""
 
 
 def make_app(service: TableService, **config: Any) -> Flask:
