@@ -1,4 +1,4 @@
-"""Benchmarks of the Diplomacy engine under Cosmic Cluster (``companion.diplomacy``).
+"""Benchmarks of the Diplomacy engine under Cosmic Cluster (``companion.cosmic.diplomacy``).
 
 * :func:`bench_movement`: the standard map's 22 starting units, 200 random legal order sets
   (seeded: about half the units move, a third support another unit's actual order, the rest
@@ -24,10 +24,10 @@ from typing import Any, TextIO
 
 from benchmarks.machine import header, machine_info
 from benchmarks.runner import command
-from companion.diplomacy.datc import run_case
-from companion.diplomacy.geography import standard_map
-from companion.diplomacy.movement import adjudicate_movement
-from companion.diplomacy.options import random_orders, starting_units
+from companion.cosmic.diplomacy.datc import run_case
+from companion.cosmic.diplomacy.geography import standard_map
+from companion.cosmic.diplomacy.movement import adjudicate_movement
+from companion.cosmic.diplomacy.options import random_orders, starting_units
 
 TARGET_PHASE_SECONDS = 0.0002
 TARGET_DATC_SECONDS = 2.0

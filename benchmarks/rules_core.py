@@ -24,19 +24,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchmarks.timing import Timing, measure
-from companion.adjudication import adjudicate
-from companion.atoms import CARRIER_CAPACITY, Colour, SectorId, UnitType
-from companion.game import Game
-from companion.generation import random_setup
-from companion.orders import OrderKind, OrderSheet
-from companion.policy import (
+from companion.local_cluster.adjudication import adjudicate
+from companion.local_cluster.atoms import CARRIER_CAPACITY, Colour, SectorId, UnitType
+from companion.local_cluster.game import Game
+from companion.local_cluster.generation import random_setup
+from companion.local_cluster.orders import OrderKind, OrderSheet
+from companion.local_cluster.policy import (
     greedy_orders,
     greedy_plan,
     random_orders,
     random_plan,
     random_retreats,
 )
-from companion.state import Phase, State, Unit
+from companion.local_cluster.state import Phase, State, Unit
 
 TARGET_TURNS_PER_SECOND = 2000.0
 """The adjudication speed the rules core should reach on the busy position (pre-parsed)."""

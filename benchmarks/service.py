@@ -29,14 +29,13 @@ from typing import Any, TextIO
 
 from benchmarks.machine import header, machine_info
 from benchmarks.runner import command
-from companion.atoms import Colour
-from companion.policy import greedy_orders, greedy_plan, random_retreats
-from companion.record import GameRecord
+from companion.local_cluster.atoms import Colour
+from companion.local_cluster.policy import greedy_orders, greedy_plan, random_retreats
+from companion.local_cluster.record import GameRecord
+from companion.local_cluster.session import BUILD, COMMAND, LocalClusterSetup
+from companion.local_cluster.state import State
 from companion.service import FakeClock, Stage, Storage, TableService
-from companion.service.local_cluster import LocalClusterSetup
 from companion.service.table import Table
-from companion.settings import HouseRules
-from companion.state import State
 
 TARGET_SUBMISSIONS_PER_SECOND = 500.0
 TARGET_RECOVERY_SECONDS = 1.0
@@ -63,7 +62,7 @@ def seat_table(service: TableService, *, players: int = PLAYERS, seed: int = SEE
     """A new table with every seat joined and chosen (distinct colours, homes drawn from
     ``seed``), so the game has started: the table is in the discussion of turn 1."""
     table_id, _ = service.create_table(
-        "benchmark", players, seed=seed, rules=HouseRules(turn_limit=None)
+        "benchmark", players, seed=seed, options={"turn_limit": None}
     )
     for seat in range(1, players + 1):
         service.join(table_id, seat, f"Player {seat}")
@@ -91,9 +90,9 @@ def play_stage(service: TableService, table_id: str, rng: random.Random) -> None
     if stage is not Stage.DISCUSSION:
         for seat in sorted(session.owing()):
             colour = _colour(state, seat)
-            if stage is Stage.COMMAND:
+            if stage is COMMAND:
                 text = greedy_orders(state, colour, rng)
-            elif stage is Stage.BUILD:
+            elif stage is BUILD:
                 text = greedy_plan(state, colour, rng).text()
             else:
                 choices = random_retreats(state, rng)
@@ -142,9 +141,9 @@ def _one_submission_run(folder: Path, submissions: int, run: int) -> dict[str, A
             service,
             table_id,
             rng,
-            lambda t: t.turn > WARM_UP_TURNS and t.stage is Stage.COMMAND,
+            lambda t: t.turn > WARM_UP_TURNS and t.stage is COMMAND,
         )
-        if table.stage is not Stage.COMMAND:
+        if table.stage is not COMMAND:
             raise RuntimeError("the warm-up game ended before the command phase; change SEED")
         state: State = table.require_session().state  # type: ignore[attr-defined]
         seats = sorted(table.require_session().owing())
@@ -226,10 +225,8 @@ def build_long_table(path: Path, turns: int, *, seed: int = SEED) -> dict[str, A
     start = time.perf_counter()
     with TableService(storage, clock=FakeClock(START)) as service:
         table_id = seat_table(service, seed=seed)
-        table = play_until(
-            service, table_id, rng, lambda t: t.turn > turns and t.stage is Stage.COMMAND
-        )
-        if table.stage is not Stage.COMMAND:
+        table = play_until(service, table_id, rng, lambda t: t.turn > turns and t.stage is COMMAND)
+        if table.stage is not COMMAND:
             raise RuntimeError(f"the game ended on turn {table.turn}; change SEED")
         state: State = table.require_session().state  # type: ignore[attr-defined]
         owing = sorted(table.require_session().owing())

@@ -1,9 +1,10 @@
 """Benchmarks of board recognition: accuracy over rendered 8-empire, 48-sector boards across
-the conditions of :meth:`vision.synthetic.Conditions.random`, and speed on one core.
+the conditions of :meth:`vision.local_cluster.synthetic.Conditions.random`, and speed on one core.
 
 ``python -m benchmarks.vision [--quick] [--json]``. Accuracy: tile identity and adjacency
 where markers are visible, visible slots read correctly, and no confident wrong reading on
-occluded slots. Speed: median of :func:`vision.recognize.recognize` at 1920x1080 and at
+occluded slots. Speed: median of :func:`vision.local_cluster.recognize.recognize` at 1920x1080
+and at
 4608x2592 with ``cv2.setNumThreads(1)``.
 """
 
@@ -19,10 +20,10 @@ import cv2
 
 from benchmarks.machine import header, machine_info
 from benchmarks.runner import command
-from companion.state import State
+from companion.local_cluster.state import State
 from vision.errors import VisionError
-from vision.recognize import recognize
-from vision.synthetic import Conditions, render, sample_state
+from vision.local_cluster.recognize import recognize
+from vision.local_cluster.synthetic import Conditions, render, sample_state
 
 BOARDS = 200
 QUICK_BOARDS = 2

@@ -28,11 +28,11 @@ from typing import Any, TextIO
 
 from benchmarks.machine import header, machine_info
 from benchmarks.runner import command
-from companion.atoms import Colour
-from companion.policy import greedy_orders
+from companion.local_cluster.atoms import Colour
+from companion.local_cluster.policy import greedy_orders
+from companion.local_cluster.session import LocalClusterSession, LocalClusterSetup
+from companion.local_cluster.settings import HouseRules
 from companion.service import Storage, TableService
-from companion.service.local_cluster import LocalClusterSession, LocalClusterSetup
-from companion.settings import HouseRules
 from web import create_app
 from web.cli import DEFAULT_THREADS
 from web.serving import BackgroundServer
@@ -97,7 +97,7 @@ def _readers(port: int, streams: list[tuple[str, str]], opened: Any, stop: Any) 
 def _start_table(service: TableService) -> tuple[str, dict[int, str]]:
     """An 8-seat table in turn 1's command phase; returns its id and the seats' tokens."""
     rules = HouseRules(command_seconds=3600, discussion_seconds=3600)
-    table_id, _ = service.create_table("benchmark", SEATS, seed=SEED, rules=rules)
+    table_id, _ = service.create_table("benchmark", SEATS, seed=SEED, options=rules.to_dict())
     tokens = {seat: service.join(table_id, seat, f"Player {seat}") for seat in range(1, SEATS + 1)}
     setup = service.table(table_id).setup
     assert isinstance(setup, LocalClusterSetup)

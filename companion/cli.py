@@ -41,17 +41,20 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO, TypeAlias
 
 from companion import __version__
-from companion.atoms import Colour, SectorId, UnitId, sector_sort_key
 from companion.cosmic import commands as cosmic
-from companion.economy import BuildPlan, check_plan, income_statement
 from companion.errors import CompanionError, OrderSyntaxError
-from companion.game import Game
-from companion.generation import MAX_PLAYERS, MIN_PLAYERS, random_setup
-from companion.orders import Order, OrderKind
-from companion.outcomes import OrderOutcome, OutcomeStatus, TurnResult
-from companion.policy import greedy_orders, greedy_plan
-from companion.record import MAX_RECORD_BYTES, GameRecord
-from companion.retreats import check_retreat
+from companion.local_cluster.atoms import Colour, SectorId, UnitId, sector_sort_key
+from companion.local_cluster.economy import BuildPlan, check_plan, income_statement
+from companion.local_cluster.game import Game
+from companion.local_cluster.generation import MAX_PLAYERS, MIN_PLAYERS, random_setup
+from companion.local_cluster.orders import Order, OrderKind
+from companion.local_cluster.outcomes import OrderOutcome, OutcomeStatus, TurnResult
+from companion.local_cluster.policy import greedy_orders, greedy_plan
+from companion.local_cluster.record import MAX_RECORD_BYTES, GameRecord
+from companion.local_cluster.retreats import check_retreat
+from companion.local_cluster.settings import HouseRules, SupportRange
+from companion.local_cluster.state import Phase, RetreatOwed, State
+from companion.local_cluster.text_map import legend, render, scoreboard
 from companion.service.clock import SystemClock
 from companion.service.service import MAX_NAME, TableService
 from companion.service.session import Stage
@@ -63,9 +66,6 @@ from companion.service.storage import (
     default_path,
     writer_lock,
 )
-from companion.settings import HouseRules, SupportRange
-from companion.state import Phase, RetreatOwed, State
-from companion.text_map import legend, render, scoreboard
 
 PROG = "companion"
 PLUGIN_GROUP = "companion.commands"
@@ -1188,7 +1188,7 @@ def _cmd_table_create(args: argparse.Namespace) -> int:
     seed: int = args.seed if args.seed is not None else secrets.randbelow(10**6)
     path = _db_path(args)
     with _tables(path, writer=True) as service:
-        table_id, secret = service.create_table(name, players, seed=seed, rules=rules)
+        table_id, secret = service.create_table(name, players, seed=seed, options=rules.to_dict())
         view = service.view(table_id)
         order = service.table(table_id).setup.choosing_order()
     sectors = len(view["setup"]["galaxy"]["sectors"])
@@ -1220,7 +1220,7 @@ def _cmd_table_create_cosmic(args: argparse.Namespace) -> int:
     path = _db_path(args)
     with _tables(path) as service:
         table_id, secret = service.create_table(
-            name, args.players, seed=seed, rules=rules, game="cosmic-cluster"
+            name, args.players, seed=seed, options=_timers(rules), game="cosmic-cluster"
         )
     _out(
         f'Created Cosmic Cluster table "{name}" in {path}.',
@@ -1241,6 +1241,10 @@ def _cmd_table_create_cosmic(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _timers(rules: HouseRules) -> dict[str, int]:
+    return {k: v for k, v in rules.to_dict().items() if k.endswith("_seconds")}
+
+
 def _cmd_table_list(args: argparse.Namespace) -> int:
     path = _db_path(args)
     if not path.exists():  # a look needs no database: do not create one
@@ -1253,7 +1257,7 @@ def _cmd_table_list(args: argparse.Namespace) -> int:
         return EXIT_OK
     rows = [("ID", "NAME", "STAGE", "TURN", "SEATS", "PAUSED", "REMAINING")]
     for view in views:
-        stage = Stage(view["stage"])
+        stage = Stage.from_dict(view["stage_info"])
         seats = view["seats"]
         joined = sum(1 for seat in seats if seat["joined"])
         rows.append(
@@ -1261,7 +1265,7 @@ def _cmd_table_list(args: argparse.Namespace) -> int:
                 view["id"],
                 view["name"],
                 stage.title,
-                "-" if stage is Stage.LOBBY else str(view["turn"]),
+                "-" if stage == Stage.LOBBY else str(view["turn"]),
                 f"{joined}/{len(seats)}",
                 "yes" if view["paused"] else "no",
                 _clock(view["remaining"]),
@@ -1312,7 +1316,7 @@ def _cmd_table_export(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         return EXIT_OK
     _write_atomic(out, text)
-    stage = Stage(view["stage"])
+    stage = Stage.from_dict(view["stage_info"])
     _out(
         _wrap(
             f"Game record of table {table_id} ({view['name']}, turn {view['turn']}, "
@@ -1346,9 +1350,9 @@ def _cmd_table_import(args: argparse.Namespace) -> int:
             service.pause(table_id)
         view = service.view(table_id)
     state = game.state
-    stage = Stage(view["stage"])
+    stage = Stage.from_dict(view["stage_info"])
     empires = ", ".join(f"{e.colour.title} in seat {e.seat}" for e in state.empires)
-    if stage is Stage.OVER:
+    if stage == Stage.OVER:
         where = f"The game is over (after turn {state.turn}); the table shows its end."
     else:
         where = (

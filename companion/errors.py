@@ -11,10 +11,6 @@ class CompanionError(Exception):
     """Root of every error raised by the companion package."""
 
 
-class GalaxyError(CompanionError, ValueError):
-    """A galaxy that cannot be played on: unknown or repeated ids, a disconnected map, ..."""
-
-
 class OrderSyntaxError(CompanionError, ValueError):
     """Order text that does not follow the grammar of ruling R3.1.
 
@@ -54,14 +50,6 @@ class OrderSyntaxError(CompanionError, ValueError):
             keyword=self.keyword,
             sector=self.sector,
         )
-
-
-class BuildPlanError(CompanionError, ValueError):
-    """A build plan that cannot be carried out; ``reasons`` lists every problem found."""
-
-    def __init__(self, reasons: list[str]) -> None:
-        self.reasons = tuple(reasons)
-        super().__init__("; ".join(reasons))
 
 
 class StateError(CompanionError, ValueError):

@@ -108,9 +108,9 @@ class SchemaViolation:
 
 
 @cache
-def packaged_schema(file_name: str) -> dict[str, Any]:
-    """A JSON Schema shipped in ``companion/schemas/`` (read once)."""
-    text = resources.files("companion.schemas").joinpath(file_name).read_text("utf-8")
+def packaged_schema(package: str, file_name: str) -> dict[str, Any]:
+    """A JSON Schema shipped in a game's ``schemas`` folder (``package`` names it)."""
+    text = resources.files(package).joinpath(file_name).read_text("utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
 

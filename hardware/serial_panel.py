@@ -23,7 +23,6 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.service.indicators import Cue, Indicators, SeatLight, cues, indicators
 from companion.service.service import TableService
-from companion.service.session import Stage
 from hardware.config import SerialPanelConfig
 from hardware.errors import FirmwareMismatch, ProtocolError
 from hardware.serial_protocol import (
@@ -289,7 +288,7 @@ class SerialPanel:
 
     def _ready(self, seat: int) -> None:
         shown = self.shown
-        if shown is None or shown.stage in (Stage.LOBBY, Stage.OVER):
+        if shown is None or not shown.stage.playing:
             log.info("serial panel: seat %d pressed, but there is no phase to be ready for", seat)
             return
         try:

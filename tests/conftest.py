@@ -32,7 +32,8 @@ from typing import Any
 
 import pytest
 
-from companion import (
+from companion.cli import main as cli_main
+from companion.local_cluster import (
     Colour,
     Craft,
     Empire,
@@ -46,8 +47,7 @@ from companion import (
     UnitType,
     adjudicate,
 )
-from companion.atoms import sector_sort_key
-from companion.cli import main as cli_main
+from companion.local_cluster.atoms import sector_sort_key
 from companion.service import FakeClock, Storage, TableService
 
 MAPS: dict[str, tuple[int, list[tuple[str, str]]]] = {

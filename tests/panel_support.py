@@ -10,7 +10,7 @@ import itertools
 import time
 from collections.abc import Callable
 
-from companion.galaxy import Galaxy, Sector
+from companion.local_cluster.galaxy import Galaxy, Sector
 from companion.service import TableService
 
 
@@ -22,7 +22,7 @@ def line_galaxy(length: int = 5) -> Galaxy:
 def lobby_table(service: TableService, players: int = 2) -> str:
     """A table in its lobby, nobody joined yet."""
     table_id, _secret = service.create_table(
-        "Panel night", players, seed=3, galaxy=line_galaxy(), roll_minerals=False
+        "Panel night", players, seed=3, board=line_galaxy(), options={"roll_minerals": False}
     )
     return table_id
 

@@ -11,9 +11,9 @@ from pathlib import Path
 from benchmarks.machine import cpu_model, machine_info
 from benchmarks.rules_core import busy_position, mixed_orders
 from benchmarks.runner import format_report, main, run
-from companion.adjudication import adjudicate
-from companion.orders import OrderKind
-from companion.outcomes import OutcomeStatus
+from companion.local_cluster.adjudication import adjudicate
+from companion.local_cluster.orders import OrderKind
+from companion.local_cluster.outcomes import OutcomeStatus
 
 ROOT = Path(__file__).resolve().parents[1]
 

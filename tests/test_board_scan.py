@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from companion.atoms import Colour, UnitType
-from companion.board_scan import (
+from companion.local_cluster.atoms import Colour, UnitType
+from companion.local_cluster.board_scan import (
     BoardScan,
     SlotReading,
     SlotState,
@@ -12,7 +12,7 @@ from companion.board_scan import (
     discrepancies,
     galaxy_from_scan,
 )
-from companion.generation import random_setup
+from companion.local_cluster.generation import random_setup
 
 EMPTY = SlotState.EMPTY
 TOKEN = SlotState.TOKEN

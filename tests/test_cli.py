@@ -22,9 +22,9 @@ import pytest
 if TYPE_CHECKING:
     from conftest import Runner
 
-from companion import GameRecord, Phase
 from companion.cli import MAX_INPUT_BYTES, MAX_SHEET_CHARS
-from companion.record import schema
+from companion.local_cluster import GameRecord, Phase
+from companion.local_cluster.record import schema
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"

@@ -19,12 +19,13 @@ import pytest
 if TYPE_CHECKING:
     from conftest import Run, Runner
 
-from companion import GameRecord
-from companion.game import Game
-from companion.generation import random_setup
-from companion.policy import greedy_orders
+from companion.local_cluster import GameRecord
+from companion.local_cluster.game import Game
+from companion.local_cluster.generation import random_setup
+from companion.local_cluster.policy import greedy_orders
+from companion.local_cluster.session import BUILD, RETREATS
+from companion.local_cluster.settings import HouseRules, SupportRange
 from companion.service import Stage, Storage, TableService
-from companion.settings import HouseRules, SupportRange
 
 COLOURS = ["red", "blue", "green", "yellow", "aqua", "purple", "pink", "white"]
 
@@ -80,14 +81,14 @@ def start(db: Path, table_id: str, turns: int = 0) -> None:
 
 def play_turn(tables: TableService, table_id: str, rng: random.Random) -> None:
     table = tables.table(table_id)
-    assert table.stage is Stage.DISCUSSION
+    assert table.stage == Stage.DISCUSSION
     tables.skip(table_id)
     state = table.require_session().state  # type: ignore[attr-defined]
     for empire in state.empires:
         if not empire.eliminated:
             tables.submit(table_id, empire.seat, greedy_orders(state, empire.colour, rng))
     tables.skip(table_id)  # resolve the turn
-    while table.stage in (Stage.RETREATS, Stage.BUILD):
+    while table.stage in (RETREATS, BUILD):
         tables.skip(table_id)  # default retreats; nobody builds
 
 

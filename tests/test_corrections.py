@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion import Colour, Game, GameRecord, Phase, StateError
-from companion.corrections import Correction
 from companion.errors import OrderSyntaxError
+from companion.local_cluster import Colour, Game, GameRecord, Phase, StateError
+from companion.local_cluster.corrections import Correction
 
 RED, BLUE = Colour.RED, Colour.BLUE
 

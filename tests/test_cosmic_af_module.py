@@ -17,9 +17,9 @@ from companion.cosmic.afmodule import (
     af_retreat_options,
 )
 from companion.cosmic.afnotation import AFKind, AFOrder
-from companion.diplomacy.geography import UnitType, standard_map
-from companion.diplomacy.orders import Order
-from companion.diplomacy.rules import Unit
+from companion.cosmic.diplomacy.geography import UnitType, standard_map
+from companion.cosmic.diplomacy.orders import Order
+from companion.cosmic.diplomacy.rules import Unit
 from companion.errors import OrderSyntaxError
 
 MAP = standard_map()

@@ -14,6 +14,8 @@ from companion.cosmic.cluster import (
     generate_cluster,
     jump_lines,
 )
+from companion.cosmic.diplomacy.geography import UnitType
+from companion.cosmic.diplomacy.rules import Unit
 from companion.cosmic.game import (
     CentreChange,
     ChangeReason,
@@ -22,8 +24,6 @@ from companion.cosmic.game import (
     Phase,
     Season,
 )
-from companion.diplomacy.geography import UnitType
-from companion.diplomacy.rules import Unit
 
 
 def test_c1_1_the_jump_line_graph_is_cubic_with_24_lines() -> None:

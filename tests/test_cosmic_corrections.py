@@ -10,10 +10,10 @@ import jsonschema
 import pytest
 
 from companion.cosmic.corrections import Correction
+from companion.cosmic.diplomacy.geography import UnitType
+from companion.cosmic.diplomacy.rules import Unit
 from companion.cosmic.game import CosmicError, CosmicGame, Phase
 from companion.cosmic.record import load_record, record_dict, record_json, schema
-from companion.diplomacy.geography import UnitType
-from companion.diplomacy.rules import Unit
 from companion.errors import OrderSyntaxError, RecordError, StateError
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from companion.cosmic.diplomacy.options import random_orders
 from companion.cosmic.game import CosmicGame, Phase
 from companion.cosmic.record import load_record, record_dict, record_json, schema
-from companion.diplomacy.options import random_orders
 from companion.errors import RecordError
 
 

@@ -12,12 +12,12 @@ import dataclasses
 import random
 
 from companion.cosmic.corrections import Correction
+from companion.cosmic.diplomacy.adjustments import adjudicate_adjustments
+from companion.cosmic.diplomacy.geography import UnitType
+from companion.cosmic.diplomacy.orders import Order
+from companion.cosmic.diplomacy.rules import Unit
 from companion.cosmic.game import CosmicGame, Phase, Season
 from companion.cosmic.record import load_record, record_json
-from companion.diplomacy.adjustments import adjudicate_adjustments
-from companion.diplomacy.geography import UnitType
-from companion.diplomacy.orders import Order
-from companion.diplomacy.rules import Unit
 
 A, F = UnitType.ARMY, UnitType.FLEET
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from companion.diplomacy.datc import run_case
+from companion.cosmic.diplomacy.datc import run_case
 
 DATA = Path(__file__).parent / "data" / "datc" / "datc.json"
 CASES: list[dict[str, Any]] = json.loads(DATA.read_text("utf-8"))["cases"]

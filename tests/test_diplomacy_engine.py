@@ -5,13 +5,20 @@ from __future__ import annotations
 
 import random
 
-from companion.diplomacy.adjustments import adjudicate_adjustments, adjustment_counts
-from companion.diplomacy.geography import Map, Province, Region, Terrain, UnitType, standard_map
-from companion.diplomacy.movement import adjudicate_movement
-from companion.diplomacy.options import random_orders, starting_units, unit_options
-from companion.diplomacy.orders import Order, OrderKind
-from companion.diplomacy.retreats import adjudicate_retreats, retreat_options
-from companion.diplomacy.rules import Unit
+from companion.cosmic.diplomacy.adjustments import adjudicate_adjustments, adjustment_counts
+from companion.cosmic.diplomacy.geography import (
+    Map,
+    Province,
+    Region,
+    Terrain,
+    UnitType,
+    standard_map,
+)
+from companion.cosmic.diplomacy.movement import adjudicate_movement
+from companion.cosmic.diplomacy.options import random_orders, starting_units, unit_options
+from companion.cosmic.diplomacy.orders import Order, OrderKind
+from companion.cosmic.diplomacy.retreats import adjudicate_retreats, retreat_options
+from companion.cosmic.diplomacy.rules import Unit
 
 STANDARD = standard_map()
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.cosmic.afnotation import AFOrder
-from companion.diplomacy.orders import Order
+from companion.cosmic.diplomacy.orders import Order
 from companion.errors import OrderSyntaxError
 
 WORDS = st.sampled_from(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.diplomacy.geography import UnitType
-from companion.diplomacy.orders import Order, OrderKind, normalise_region
+from companion.cosmic.diplomacy.geography import UnitType
+from companion.cosmic.diplomacy.orders import Order, OrderKind, normalise_region
 from companion.errors import OrderSyntaxError
 
 

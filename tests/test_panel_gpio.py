@@ -18,8 +18,9 @@ from gpiozero import LED
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from panel_support import started_table, to_command, wait_for
 
+from companion.local_cluster.session import COMMAND
 from companion.service import FakeClock, TableService
-from companion.service.indicators import PHASE_COLOURS
+from companion.service.indicators import LIGHT_COLOURS
 from companion.service.session import Stage
 from hardware.config import GpioPanelConfig
 from hardware.errors import PanelClosed, PinsUnavailable
@@ -105,7 +106,7 @@ def test_in_the_command_phase_a_press_makes_the_orders_final(
     service: TableService, table: str, panel: GpioPanel, factory: MockFactory
 ) -> None:
     to_command(service, table)
-    wait_for(lambda: panel.shown is not None and panel.shown.stage is Stage.COMMAND)
+    wait_for(lambda: panel.shown is not None and panel.shown.stage == COMMAND)
     service.submit(table, 2, "HOLD S5")
     press(factory, SEAT_BUTTON[1])
     press(factory, SEAT_BUTTON[2])
@@ -136,7 +137,7 @@ def test_a_second_press_after_the_bounce_time_counts_in_the_next_phase(
     with GpioPanel(service, table, FAST, pin_factory=factory, monotonic=ticker) as panel:
         press(factory, SEAT_BUTTON[1])
         press(factory, SEAT_BUTTON[2])
-        wait_for(lambda: panel.shown is not None and panel.shown.stage is Stage.COMMAND)
+        wait_for(lambda: panel.shown is not None and panel.shown.stage == COMMAND)
         ticker.now += 0.06
         press(factory, SEAT_BUTTON[1])
         assert seat_view(service, table, 1)["ready"] is True
@@ -183,7 +184,7 @@ def test_seat_leds_blink_while_orders_are_awaited(
     service: TableService, table: str, panel: GpioPanel, factory: MockFactory
 ) -> None:
     to_command(service, table)
-    wait_for(lambda: panel.shown is not None and panel.shown.stage is Stage.COMMAND)
+    wait_for(lambda: panel.shown is not None and panel.shown.stage == COMMAND)
     assert is_blinking(factory, SEAT_LED[1])
     assert is_blinking(factory, SEAT_LED[2])
 
@@ -201,7 +202,7 @@ def test_a_seat_led_turns_steady_when_its_orders_arrive(
 def test_the_phase_led_shows_the_stage_colour(
     service: TableService, table: str, panel: GpioPanel, factory: MockFactory
 ) -> None:
-    assert panel.phase_led.color == PHASE_COLOURS[Stage.DISCUSSION]
+    assert panel.phase_led.color == LIGHT_COLOURS[Stage.DISCUSSION.light]
     assert [factory.pin(p).state for p in (RED, GREEN, BLUE)] == [0, 0, 1]
     to_command(service, table)
     wait_for(lambda: [factory.pin(p).state for p in (RED, GREEN, BLUE)] == [0, 1, 0])
@@ -279,7 +280,7 @@ def test_a_closed_panel_no_longer_follows_the_table(
     panel.close()
     to_command(service, table)
     time.sleep(0.05)
-    assert panel.shown is not None and panel.shown.stage is Stage.DISCUSSION
+    assert panel.shown is not None and panel.shown.stage == Stage.DISCUSSION
 
 
 def test_a_panel_with_fewer_wired_seats_than_the_table_still_serves_them(

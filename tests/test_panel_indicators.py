@@ -8,16 +8,18 @@ import json
 import pytest
 from panel_support import lobby_table, started_table, to_command
 
+from companion import games
+from companion.local_cluster.session import COMMAND
 from companion.service import FakeClock, TableService
 from companion.service.indicators import (
-    PHASE_COLOURS,
+    LIGHT_COLOURS,
     Cue,
     Indicators,
     SeatLight,
     cues,
     indicators,
 )
-from companion.service.session import Stage
+from companion.service.session import LIGHTS, SERVICE_STAGES, Stage
 
 
 def lights(service: TableService, table_id: str) -> Indicators:
@@ -70,18 +72,22 @@ def test_submitted_orders_turn_the_seat_steady(service: TableService) -> None:
 
 def test_phase_colour_follows_the_stage(service: TableService) -> None:
     table_id = lobby_table(service)
-    assert lights(service, table_id).colour == PHASE_COLOURS[Stage.LOBBY]
+    assert lights(service, table_id).colour == LIGHT_COLOURS[Stage.LOBBY.light]
     table_id = started_table(service)
-    assert lights(service, table_id).colour == PHASE_COLOURS[Stage.DISCUSSION]
+    assert lights(service, table_id).colour == LIGHT_COLOURS[Stage.DISCUSSION.light]
     to_command(service, table_id)
     shown = lights(service, table_id)
-    assert shown.colour == PHASE_COLOURS[Stage.COMMAND]
+    assert shown.colour == LIGHT_COLOURS[COMMAND.light]
     assert shown.describe_colour() == "phase LED green (Orders)"
 
 
-def test_every_stage_has_its_own_colour() -> None:
-    assert set(PHASE_COLOURS) == set(Stage)
-    assert len(set(PHASE_COLOURS.values())) == len(Stage)
+def test_every_stage_of_every_game_has_its_own_colour() -> None:
+    """Within a game, no two stages share a light; every light is one the panels can show."""
+    assert set(LIGHT_COLOURS) == set(LIGHTS)
+    assert len(set(LIGHT_COLOURS.values())) == len(LIGHTS)
+    for game in games.available():
+        stages = [*SERVICE_STAGES, *game.stages]
+        assert len({stage.light for stage in stages}) == len(stages), game.name
 
 
 def test_paused_table_blinks_the_phase_colour_and_stops_the_countdown(
@@ -137,7 +143,7 @@ def test_game_over_turns_seat_lights_off(service: TableService) -> None:
     view = service.view(table_id)
     over = indicators({**view, "stage": "over", "remaining": None})
     assert {s.light for s in over.seats} == {SeatLight.OFF}
-    assert over.colour == PHASE_COLOURS[Stage.OVER]
+    assert over.colour == LIGHT_COLOURS[Stage.OVER.light]
 
 
 def test_indicators_are_frozen_values(service: TableService) -> None:

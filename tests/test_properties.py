@@ -29,18 +29,24 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from companion.adjudication import adjudicate
-from companion.atoms import CARRIER_CAPACITY, Colour, SectorId, UnitType
-from companion.economy import Build, BuildPlan
 from companion.errors import OrderSyntaxError
-from companion.game import Game
-from companion.generation import random_setup
-from companion.orders import Order, OrderKind, OrderSheet
-from companion.outcomes import OutcomeStatus, TurnResult
-from companion.policy import greedy_orders, greedy_plan, random_orders, random_plan, random_retreats
-from companion.record import GameRecord
-from companion.settings import HouseRules, SupportRange
-from companion.state import Phase, State, Unit
+from companion.local_cluster.adjudication import adjudicate
+from companion.local_cluster.atoms import CARRIER_CAPACITY, Colour, SectorId, UnitType
+from companion.local_cluster.economy import Build, BuildPlan
+from companion.local_cluster.game import Game
+from companion.local_cluster.generation import random_setup
+from companion.local_cluster.orders import Order, OrderKind, OrderSheet
+from companion.local_cluster.outcomes import OutcomeStatus, TurnResult
+from companion.local_cluster.policy import (
+    greedy_orders,
+    greedy_plan,
+    random_orders,
+    random_plan,
+    random_retreats,
+)
+from companion.local_cluster.record import GameRecord
+from companion.local_cluster.settings import HouseRules, SupportRange
+from companion.local_cluster.state import Phase, State, Unit
 
 SCALE = max(1, int(os.environ.get("PROPERTY_SCALE", "1")))
 
@@ -194,7 +200,8 @@ def craft_owned(state: State) -> Counter[int]:
 
 
 # Found by test_record_replays_to_the_identical_state (PROPERTY_SCALE=10) in an uncommitted
-# speed-up of companion/retreats.py on 2026-11-22: on turn 10 two White craft lose their
+# speed-up of companion/retreats.py (now local_cluster/) on 2026-11-22: on turn 10 two White
+# craft lose their
 # carrier and join another one (R5.4), and the state kept its craft out of canonical order.
 R54_TRANSFER = GameSpec(seed=11870, players=5, turns=10, greedy=0.5, carriers=2)
 
@@ -331,7 +338,7 @@ def test_record_replays_to_the_identical_state(spec: GameSpec) -> None:
 _OTHER_PROCESS = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from companion.record import GameRecord
+from companion.local_cluster.record import GameRecord
 from test_properties import spec_from_dict, replay_spec
 job = json.loads(sys.stdin.read())
 replayed = GameRecord.from_json(job["record"]).replay()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion import Galaxy, GalaxyError, Sector, Tile
+from companion.local_cluster import Galaxy, GalaxyError, Sector, Tile
 
 
 def test_r1_1_tiles_sharing_an_edge_are_adjacent():

@@ -7,8 +7,8 @@ from itertools import pairwise
 
 import pytest
 
-from companion import Colour, Galaxy, Game, GameRecord, Sector, StateError, UnitType
-from companion.generation import (
+from companion.local_cluster import Colour, Galaxy, Game, GameRecord, Sector, StateError, UnitType
+from companion.local_cluster.generation import (
     SeatChoice,
     generate_layout,
     layout_galaxy,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion import (
+from companion.local_cluster import (
     Colour,
     HouseRules,
     Order,
@@ -14,7 +14,7 @@ from companion import (
     OutcomeStatus,
     SupportRange,
 )
-from companion.validation import check_order
+from companion.local_cluster.validation import check_order
 
 RED, BLUE = Colour.RED, Colour.BLUE
 DONE, VOID, REPLACED = OutcomeStatus.DONE, OutcomeStatus.VOID, OutcomeStatus.REPLACED

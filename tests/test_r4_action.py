@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion import Colour, HouseRules, OutcomeStatus, StateError
-from companion.economy import BuildPlan, check_plan
+from companion.local_cluster import Colour, HouseRules, OutcomeStatus, StateError
+from companion.local_cluster.economy import BuildPlan, check_plan
 
 RED, GREEN, BLUE = Colour.RED, Colour.GREEN, Colour.BLUE
 DONE, VOID, FAILED, PARTIAL = (
@@ -866,8 +866,8 @@ def test_r4_7_claiming_unit_holds_and_defends(board, play, claimed):
 
 def test_r4_8_unit_strengths():
     """R4.8: Destroyer 2, battleship 3, craft 1; a carrier is 1 + its docked craft."""
-    from companion import UnitType
-    from companion.atoms import CRAFT_STRENGTH
+    from companion.local_cluster import UnitType
+    from companion.local_cluster.atoms import CRAFT_STRENGTH
 
     assert UnitType.DESTROYER.strength == 2
     assert UnitType.BATTLESHIP.strength == 3

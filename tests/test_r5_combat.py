@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion import Colour, HouseRules, OutcomeStatus, Phase, StateError
-from companion.retreats import apply_retreats
+from companion.local_cluster import Colour, HouseRules, OutcomeStatus, Phase, StateError
+from companion.local_cluster.retreats import apply_retreats
 
 RED, GREEN, BLUE = Colour.RED, Colour.GREEN, Colour.BLUE
 WON, LOST, CUT = OutcomeStatus.WON, OutcomeStatus.LOST, OutcomeStatus.CUT

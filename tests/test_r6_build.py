@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion import (
+from companion.local_cluster import (
     BuildPlan,
     BuildPlanError,
     Colour,
@@ -18,8 +18,8 @@ from companion import (
     apply_builds,
     income_statement,
 )
-from companion.atoms import REPLENISH_COST
-from companion.economy import check_plan
+from companion.local_cluster.atoms import REPLENISH_COST
+from companion.local_cluster.economy import check_plan
 
 RED, BLUE = Colour.RED, Colour.BLUE
 MINERALS = {"S1": 3, "S2": 4, "S3": 1, "S4": 2, "S5": 2}

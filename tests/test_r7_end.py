@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion import BuildPlan, Colour, HouseRules, Phase, StateError, apply_builds
-from companion.retreats import apply_retreats
+from companion.local_cluster import BuildPlan, Colour, HouseRules, Phase, StateError, apply_builds
+from companion.local_cluster.retreats import apply_retreats
 
 RED, GREEN, BLUE = Colour.RED, Colour.GREEN, Colour.BLUE
 ALL_BUT_S5 = {"S1": "red", "S2": "red", "S3": "red", "S4": "red"}

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from companion import BuildPlan, Colour, Game, HouseRules, Phase, StateError, apply_builds
+from companion.local_cluster import (
+    BuildPlan,
+    Colour,
+    Game,
+    HouseRules,
+    Phase,
+    StateError,
+    apply_builds,
+)
 
 RED, BLUE = Colour.RED, Colour.BLUE
 

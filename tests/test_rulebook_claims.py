@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from companion import (
+from companion.local_cluster import (
     BuildPlan,
     Colour,
     Game,
@@ -18,8 +18,13 @@ from companion import (
     apply_builds,
     income_statement,
 )
-from companion.atoms import CARRIER_CAPACITY, HOME_MINERALS, MINERAL_DIE, REPLENISH_COST
-from companion.generation import TILES_IN_BOX, generate_layout, tile_variant
+from companion.local_cluster.atoms import (
+    CARRIER_CAPACITY,
+    HOME_MINERALS,
+    MINERAL_DIE,
+    REPLENISH_COST,
+)
+from companion.local_cluster.generation import TILES_IN_BOX, generate_layout, tile_variant
 
 RED, BLUE = Colour.RED, Colour.BLUE
 
@@ -157,7 +162,7 @@ def test_rulebook_six_tiles_per_player_for_2_to_8_players():
 
 def test_rulebook_home_has_two_minerals_and_a_destroyer():
     """3.2: Take 2 small triangular Mineral Tokens ... Take 1 hexagonal Destroyer Unit."""
-    from companion.generation import random_setup
+    from companion.local_cluster.generation import random_setup
 
     state = random_setup(3, 4)
     assert HOME_MINERALS == 2

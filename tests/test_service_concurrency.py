@@ -10,7 +10,7 @@ import json
 import threading
 from collections.abc import Callable
 
-from companion.galaxy import Galaxy, Sector
+from companion.local_cluster.galaxy import Galaxy, Sector
 from companion.service import Storage, TableService
 from companion.service.events import Event
 
@@ -41,7 +41,7 @@ def last_text(seat: int) -> str:
 def eight_seat_table_in_command(service: TableService) -> str:
     """Seats 1-8 on a 16-sector line, homes S1, S3, ... S15, in turn 1's command phase."""
     table_id, _ = service.create_table(
-        "eight", SEATS, galaxy=line_galaxy(2 * SEATS), roll_minerals=False, seed=5
+        "eight", SEATS, board=line_galaxy(2 * SEATS), options={"roll_minerals": False}, seed=5
     )
     for seat in range(1, SEATS + 1):
         service.join(table_id, seat, f"Player {seat}")

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from companion.cosmic.diplomacy.geography import UnitType
+from companion.cosmic.diplomacy.rules import Unit
 from companion.cosmic.record import load_record, record_json
-from companion.diplomacy.geography import UnitType
-from companion.diplomacy.rules import Unit
+from companion.cosmic.session import COMMAND, RETREATS, CosmicClusterSession
 from companion.errors import CompanionError, StateError
 from companion.service import FakeClock, Storage, TableService
-from companion.service.cosmic_cluster import CosmicClusterSession
 from companion.service.session import Stage, SubmissionError
 
 
@@ -30,7 +30,7 @@ def seated(service: TableService, players: int = 3, seed: int = 3) -> str:
 def to_command(service: TableService, table_id: str, players: int = 3) -> None:
     for seat in range(1, players + 1):
         service.set_ready(table_id, seat)
-    assert service.view(table_id)["stage"] == Stage.COMMAND.value
+    assert service.view(table_id)["stage"] == COMMAND.value
 
 
 def test_a_cosmic_table_confirms_each_seats_home_and_starts(service: TableService) -> None:
@@ -139,7 +139,7 @@ def test_a_missed_retreat_disbands_when_the_retreat_phase_times_out(
     service.submit(table_id, 2, f"F {key}-o -> {key}-b\nF {key}-5 -> {key}-o")
     for seat in (1, 2):
         service.set_ready(table_id, seat)
-    assert service.view(table_id)["stage"] == Stage.RETREATS.value
+    assert service.view(table_id)["stage"] == RETREATS.value
     assert service.view(table_id, seat=2)["you"]["retreats"][0]["options"]
     clock.advance(61)  # the retreat phase lasts 60 s by default
     service.tick()
@@ -262,7 +262,7 @@ def test_corrections_wait_while_a_cosmic_table_takes_retreats(service: TableServ
     service.submit(table_id, 2, f"F {key}-o -> {key}-b\nF {key}-5 -> {key}-o")  # 5 is free
     for seat in (1, 2):
         service.set_ready(table_id, seat)
-    assert service.view(table_id)["stage"] == Stage.RETREATS.value
+    assert service.view(table_id)["stage"] == RETREATS.value
     before = stored(service, table_id)
     with pytest.raises(CompanionError, match="not while the game waits for retreats"):
         service.correct(table_id, f"REMOVE {key}-5", "why")

@@ -36,9 +36,9 @@ from typing import Any
 
 import pytest
 
-from companion.record import GameRecord
-from companion.service import FakeClock, Stage, Storage, TableService
-from companion.service.local_cluster import LocalClusterSetup
+from companion.local_cluster.record import GameRecord
+from companion.local_cluster.session import BUILD, LocalClusterSetup
+from companion.service import FakeClock, Storage, TableService
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 20261122
@@ -55,9 +55,10 @@ import sys
 
 from companion.service import FakeClock, Stage, Storage, TableService
 from companion.service.session import SubmissionError
-from companion.settings import HouseRules
-from companion.atoms import Colour
-from companion.policy import greedy_orders, greedy_plan, random_retreats
+from companion.local_cluster.session import COMMAND, RETREATS
+from companion.local_cluster.settings import HouseRules
+from companion.local_cluster.atoms import Colour
+from companion.local_cluster.policy import greedy_orders, greedy_plan, random_retreats
 
 DB, SEED, PLAYERS, TURNS = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 START = 1_800_000_000.0
@@ -88,7 +89,7 @@ if ids:
     tid = ids[0]
 else:
     tid, _ = service.create_table(
-        "crash test", PLAYERS, seed=SEED, rules=HouseRules(turn_limit=TURNS)
+        "crash test", PLAYERS, seed=SEED, options={"turn_limit": TURNS}
     )
 
 
@@ -119,7 +120,7 @@ def texts(stage, state, turn, seat):
     """What a seat submits in this stage: one text, sometimes an edited second one."""
     colour = colour_of(state, seat)
     edit = rng(turn, stage.value, seat, "edit").random()
-    if stage is Stage.COMMAND:
+    if stage == COMMAND:
         first = greedy_orders(state, colour, rng(turn, "command", seat, 0))
         if edit < 0.25:
             return [first, greedy_orders(state, colour, rng(turn, "command", seat, 1))]
@@ -127,7 +128,7 @@ def texts(stage, state, turn, seat):
         if edit < 0.4 and len(lines) > 1:
             return [first, "\n".join(lines[:-1])]
         return [first]
-    if stage is Stage.RETREATS:
+    if stage == RETREATS:
         choices = random_retreats(state, rng(turn, "retreats", seat))
         mine = [r for r in state.retreats if r.owner is colour and r.unit in choices]
         return ["\n".join(f"RETREAT {r.sector} {choices[r.unit]}" for r in mine)]
@@ -143,7 +144,7 @@ for seat in sorted(table.seats):
         clock.advance(STEP)
         service.join(tid, seat, f"Player {seat}")
 
-while (table := service.table(tid)).stage is Stage.LOBBY:
+while (table := service.table(tid)).stage == Stage.LOBBY:
     seat = table.next_to_choose()
     chosen = [s.choice for s in table.seats.values() if s.choice is not None]
     colours = {c["colour"] for c in chosen}
@@ -153,10 +154,10 @@ while (table := service.table(tid)).stage is Stage.LOBBY:
     clock.advance(STEP)
     service.choose(tid, seat, {"colour": colour.value, "home": home})
 
-while (table := service.table(tid)).stage is not Stage.OVER:
+while (table := service.table(tid)).stage != Stage.OVER:
     stage, turn, state = table.stage, table.turn, table.session.state
     plan = rng(turn, stage.value, "plan").random()
-    if stage is Stage.DISCUSSION:
+    if stage == Stage.DISCUSSION:
         if plan < 0.5:
             clock.advance(STEP)
             service.skip(tid)
@@ -391,10 +392,10 @@ def test_reopening_between_snapshots_keeps_the_game_steps(tmp_path: Path) -> Non
         service.choose(table_id, 1, {"colour": "blue", "home": ids[-1]})
         for _ in range(10):
             table = service.table(table_id)
-            if table.turn == 2 and table.stage is Stage.BUILD:
+            if table.turn == 2 and table.stage == BUILD:
                 break
             service.skip(table_id)  # discussion, then orders (everybody holds)
-        assert (table.turn, table.stage) == (2, Stage.BUILD)
+        assert (table.turn, table.stage) == (2, BUILD)
         live = service.export(table_id)
     with TableService(Storage(path), clock=FakeClock()) as service:
         assert _steps(service.export(table_id)) == _steps(live) == [("orders", 1), ("orders", 2)]

@@ -26,12 +26,12 @@ from typing import Any
 import pytest
 
 from companion.errors import CompanionError, StateError
-from companion.galaxy import Galaxy, Sector
-from companion.record import GameRecord
+from companion.local_cluster.galaxy import Galaxy, Sector
+from companion.local_cluster.record import GameRecord
+from companion.local_cluster.settings import HouseRules
 from companion.service import FakeClock, Storage, TableService
 from companion.service.events import Event, Subscription
 from companion.service.session import SubmissionError
-from companion.settings import HouseRules
 
 DISCUSSION, COMMAND, BUILD, RETREATS = 240, 180, 120, 60
 
@@ -71,9 +71,8 @@ def new_table(
         "Friday night",
         len(choices),
         seed=seed,
-        rules=rules,
-        galaxy=fork_galaxy() if galaxy is None else galaxy,
-        roll_minerals=False,
+        options={**(rules or HouseRules()).to_dict(), "roll_minerals": False},
+        board=fork_galaxy() if galaxy is None else galaxy,
     )
     for seat in choices:
         service.join(table_id, seat, f"Player {seat}")
@@ -159,7 +158,9 @@ def events(service: TableService) -> Iterator[Subscription]:
 
 
 def test_r2_2_seats_choose_last_seat_first_and_out_of_order_is_refused(service):
-    table_id, _ = service.create_table("t", 3, galaxy=fork_galaxy(), roll_minerals=False, seed=1)
+    table_id, _ = service.create_table(
+        "t", 3, board=fork_galaxy(), options={"roll_minerals": False}, seed=1
+    )
     for seat in (1, 2, 3):
         service.join(table_id, seat, f"P{seat}")
     assert service.view(table_id)["next_to_choose"] == 3
@@ -175,7 +176,9 @@ def test_r2_2_seats_choose_last_seat_first_and_out_of_order_is_refused(service):
 
 
 def test_r2_2_a_taken_colour_or_home_is_refused_with_the_reason(service):
-    table_id, _ = service.create_table("t", 2, galaxy=fork_galaxy(), roll_minerals=False, seed=1)
+    table_id, _ = service.create_table(
+        "t", 2, board=fork_galaxy(), options={"roll_minerals": False}, seed=1
+    )
     service.join(table_id, 1, "Ann")
     service.join(table_id, 2, "Bob")
     service.choose(table_id, 2, {"colour": "blue", "home": "S4"})
@@ -194,7 +197,9 @@ def test_r2_2_a_taken_colour_or_home_is_refused_with_the_reason(service):
 
 
 def test_r2_2_a_seat_must_join_before_it_chooses(service):
-    table_id, _ = service.create_table("t", 2, galaxy=fork_galaxy(), roll_minerals=False, seed=1)
+    table_id, _ = service.create_table(
+        "t", 2, board=fork_galaxy(), options={"roll_minerals": False}, seed=1
+    )
     service.join(table_id, 1, "Ann")
     with pytest.raises(StateError, match="seat 2 has not joined"):
         service.choose(table_id, 2, {"colour": "blue", "home": "S4"})
@@ -569,7 +574,9 @@ def test_skip_ends_the_phase_now(service, clock, table, events):
 
 
 def test_host_controls_are_refused_in_the_lobby_and_double_pause_or_resume(service):
-    table_id, _ = service.create_table("t", 2, galaxy=fork_galaxy(), roll_minerals=False, seed=1)
+    table_id, _ = service.create_table(
+        "t", 2, board=fork_galaxy(), options={"roll_minerals": False}, seed=1
+    )
     for control in (service.pause, service.resume, service.skip, service.undo):
         with pytest.raises(StateError, match="no phase to control"):
             control(table_id)
@@ -993,7 +1000,12 @@ def test_tick_events_carry_the_remaining_seconds(service, clock, table, events):
     service.pause(table)
     wait(service, clock, 100)
     (paused,) = of_kind(events.drain(), "tick")
-    assert paused.data == {"stage": "discussion", "remaining": 210, "paused": True}
+    assert paused.data == {
+        "game_name": "local-cluster",
+        "stage": "discussion",
+        "remaining": 210,
+        "paused": True,
+    }
 
 
 def test_host_control_events(service, clock, table, events):
@@ -1025,7 +1037,7 @@ def test_a_subscription_to_one_table_sees_only_that_table(service, clock):
 def test_seat_events_in_the_lobby(service):
     with service.subscribe() as everything:
         table_id, _ = service.create_table(
-            "t", 2, galaxy=fork_galaxy(), roll_minerals=False, seed=1
+            "t", 2, board=fork_galaxy(), options={"roll_minerals": False}, seed=1
         )
         service.join(table_id, 1, "  Ann   Lee ")
         service.join(table_id, 2, "Bob")

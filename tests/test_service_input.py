@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from companion.errors import CompanionError, StateError
-from companion.galaxy import Galaxy, Sector
+from companion.local_cluster.galaxy import Galaxy, Sector
 from companion.service import FakeClock, Storage, TableService
 from companion.service.session import SubmissionError
 from companion.service.storage import APPLICATION_ID, SCHEMA_VERSION, LogEntry, StorageError
@@ -37,7 +37,9 @@ def line_galaxy(length: int) -> Galaxy:
 
 
 def lobby(service: TableService, *, join: tuple[int, ...] = (1, 2)) -> str:
-    table_id, _ = service.create_table("t", 2, galaxy=fork_galaxy(), roll_minerals=False, seed=3)
+    table_id, _ = service.create_table(
+        "t", 2, board=fork_galaxy(), options={"roll_minerals": False}, seed=3
+    )
     for seat in join:
         service.join(table_id, seat, f"P{seat}")
     return table_id
@@ -160,7 +162,9 @@ def test_a_table_has_2_to_8_seats(service, players):
     eight colours run out before seat 1 chooses. The table stays in its lobby for ever. A
     generated galaxy refuses these at once (next test)."""
     with pytest.raises(StateError, match="2 to 8 players"):
-        service.create_table("t", players, galaxy=line_galaxy(10), roll_minerals=False, seed=1)
+        service.create_table(
+            "t", players, board=line_galaxy(10), options={"roll_minerals": False}, seed=1
+        )
     assert service.table_ids() == []
 
 
@@ -556,7 +560,9 @@ def test_storage_errors_are_companion_errors():
 
 
 def test_a_seat_token_finds_its_seat_and_a_reissued_link_retires_the_old_one(service):
-    table_id, _ = service.create_table("Tokens", 2, galaxy=fork_galaxy(), roll_minerals=False)
+    table_id, _ = service.create_table(
+        "Tokens", 2, board=fork_galaxy(), options={"roll_minerals": False}
+    )
     first = service.join(table_id, 1, "Ann")
     second = service.join(table_id, 2, "Bo")
     assert service.seat_for_token(table_id, first) == 1

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from companion import Colour, HouseRules, Phase, State
-from companion.orders import OrderSheet
-from companion.service.local_cluster import build_options, order_options
-from companion.settings import SupportRange
-from companion.validation import assign_orders
+from companion.local_cluster import Colour, HouseRules, Phase, State
+from companion.local_cluster.orders import OrderSheet
+from companion.local_cluster.session import build_options, order_options
+from companion.local_cluster.settings import SupportRange
+from companion.local_cluster.validation import assign_orders
 
 
 def _orders(state: State, colour: str = "red") -> dict[str, dict[str, dict[str, Any]]]:

@@ -6,9 +6,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.kit import load_kit
-from vision.recognize import RESCUE_MAX_BITS_WRONG, _rescued, find_markers
-from vision.synthetic import Conditions, render, sample_state
+from vision.local_cluster.kit import load_kit
+from vision.local_cluster.recognize import RESCUE_MAX_BITS_WRONG, _rescued, find_markers
+from vision.local_cluster.synthetic import Conditions, render, sample_state
 
 CELL = 12
 KIT = load_kit()

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from companion.state import State
-from vision.recognize import recognize
-from vision.synthetic import Conditions, Rendered, render, sample_state
+from companion.local_cluster.state import State
+from vision.local_cluster.recognize import recognize
+from vision.local_cluster.synthetic import Conditions, Rendered, render, sample_state
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +88,7 @@ def test_a_covered_slot_is_unknown_not_guessed(state: State) -> None:
 def test_r1_1_tiles_sharing_an_edge_are_adjacent_and_touching_corners_are_not() -> None:
     """R1.1: two sectors are adjacent when their tiles share an edge segment; touching corners
     are not adjacency."""
-    from vision.recognize import _adjacent
+    from vision.local_cluster.recognize import _adjacent
 
     side = 130.0
     here = ((0.0, 0.0), 3.0)
@@ -99,7 +99,7 @@ def test_r1_1_tiles_sharing_an_edge_are_adjacent_and_touching_corners_are_not() 
 
 
 def test_a_scan_gives_setup_the_games_own_galaxy(state: State) -> None:
-    from companion.board_scan import galaxy_from_scan
+    from companion.local_cluster.board_scan import galaxy_from_scan
 
     scanned = galaxy_from_scan(recognize(render(state, Conditions(seed=6)).image).scan)
     assert scanned.galaxy.edges == state.galaxy.edges

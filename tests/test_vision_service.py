@@ -8,15 +8,15 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.board_scan import BoardScan, SlotReading, SlotState, TileReading
+from companion.local_cluster.board_scan import BoardScan, SlotReading, SlotState, TileReading
 from companion.service import TableService
 from companion.service.attachments import ConfigError
 from vision.attachment import attach
 from vision.errors import CameraUnavailable
-from vision.kit import load_kit
-from vision.sheets import PX_PER_MM, marker_sheets
+from vision.local_cluster.kit import load_kit
+from vision.local_cluster.sheets import PX_PER_MM, marker_sheets
+from vision.local_cluster.synthetic import Conditions, render, sample_state
 from vision.sources.picamera import PicameraSource
-from vision.synthetic import Conditions, render, sample_state
 
 
 def _started(service: TableService) -> str:

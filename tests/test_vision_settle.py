@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.atoms import Colour
-from companion.board_scan import BoardScan, SlotReading, SlotState, TileReading
+from companion.local_cluster.atoms import Colour
+from companion.local_cluster.board_scan import BoardScan, SlotReading, SlotState, TileReading
 from vision.settle import majority, settled
 
 

@@ -142,11 +142,11 @@ def _build_what_we_can(phone) -> None:  # type: ignore[no-untyped-def]
 def test_the_phone_warns_and_vibrates_30_seconds_before_the_deadline_with_orders_missing(
     browser, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
-    from companion.settings import HouseRules
+    from companion.local_cluster.settings import HouseRules
 
     with TableService(Storage(tmp_path / "t.db")) as service:
         rules = HouseRules(command_seconds=30, discussion_seconds=600)
-        table_id, _ = service.create_table("Quick", 2, seed=5, rules=rules)
+        table_id, _ = service.create_table("Quick", 2, seed=5, options=rules.to_dict())
         tokens = [service.join(table_id, seat, name) for seat, name in ((1, "Ann"), (2, "Bob"))]
         service.choose(table_id, 2, {"colour": "blue", "home": "S10"})
         service.choose(table_id, 1, {"colour": "red", "home": "S21"})
@@ -183,11 +183,11 @@ def test_the_table_screen_shows_the_virtual_panel_and_sounds_its_buzzer(
 ) -> None:  # type: ignore[no-untyped-def]
     """Issue 6's virtual panel: seat LEDs and the phase light as the panels show them, and the
     buzzer's chime and countdown beeps (flashed, and heard once the sound is turned on)."""
-    from companion.settings import HouseRules
+    from companion.local_cluster.settings import HouseRules
 
     with TableService(Storage(tmp_path / "t.db")) as service:
         rules = HouseRules(command_seconds=12, discussion_seconds=600)
-        table_id, _ = service.create_table("Panel", 2, seed=5, rules=rules)
+        table_id, _ = service.create_table("Panel", 2, seed=5, options=rules.to_dict())
         for seat, name in ((1, "Ann"), (2, "Bob")):
             service.join(table_id, seat, name)
         service.choose(table_id, 2, {"colour": "blue", "home": "S10"})

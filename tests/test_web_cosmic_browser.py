@@ -16,8 +16,8 @@ import pytest
 from test_web_browser import ARTIFACTS, LONG_WAIT_MS, WAIT_MS
 from web_helpers import CHROMIUM, live_server, make_app
 
+from companion.local_cluster.settings import HouseRules
 from companion.service import Storage, TableService
-from companion.settings import HouseRules
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -30,7 +30,9 @@ pytestmark = [
 def site(tmp_path: Path) -> Iterator[tuple[str, str, TableService]]:
     with TableService(Storage(tmp_path / "t.db")) as service:
         rules = HouseRules(discussion_seconds=600, command_seconds=600)
-        table_id, _ = service.create_table("Stars", 2, seed=3, rules=rules, game="cosmic-cluster")
+        table_id, _ = service.create_table(
+            "Stars", 2, seed=3, options=rules.to_dict(), game="cosmic-cluster"
+        )
         service.start_timer()
         with live_server(make_app(service)) as base:
             yield base, table_id, service

@@ -14,11 +14,11 @@ from flask.testing import FlaskClient
 from test_web_routes import Phone, _first_message, refused, state
 from web_helpers import make_app
 
-from companion.diplomacy.geography import UnitType
-from companion.diplomacy.rules import Unit
+from companion.cosmic.diplomacy.geography import UnitType
+from companion.cosmic.diplomacy.rules import Unit
+from companion.cosmic.session import CosmicClusterSession
+from companion.local_cluster.settings import HouseRules
 from companion.service import TableService
-from companion.service.cosmic_cluster import CosmicClusterSession
-from companion.settings import HouseRules
 from web.games.cosmic_cluster import arrow_ends, changed_centres, cluster_svg
 
 
@@ -30,7 +30,9 @@ def app(service: TableService) -> Flask:
 @pytest.fixture
 def table_id(service: TableService) -> str:
     rules = HouseRules(command_seconds=600, discussion_seconds=600)
-    return service.create_table("Stars", 2, seed=3, rules=rules, game="cosmic-cluster")[0]
+    return service.create_table("Stars", 2, seed=3, options=rules.to_dict(), game="cosmic-cluster")[
+        0
+    ]
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.local_cluster.settings import HouseRules
 from companion.service import TableService
-from companion.settings import HouseRules
 from web import create_app
 from web.security import invitation
 from web.serving import BackgroundServer
@@ -42,7 +42,7 @@ def new_table(
     service: TableService, *, turn_limit: int | None = 3, seed: int = 5
 ) -> tuple[str, str]:
     rules = HouseRules(turn_limit=turn_limit, command_seconds=600, discussion_seconds=600)
-    return service.create_table("Test table", 2, seed=seed, rules=rules)
+    return service.create_table("Test table", 2, seed=seed, options=rules.to_dict())
 
 
 def csrf_of(client: FlaskClient, url: str) -> str:

@@ -1,7 +1,8 @@
-"""Reading the physical board from a camera above the table (issue 5).
+"""Reading the physical board from a camera above the table.
 
-:mod:`vision.kit` loads the kit description (markers, tiles, slots, printed colours) that both
-the recognizer (:mod:`vision.recognize`) and the synthetic renderer (:mod:`vision.synthetic`)
-read; the two share nothing else. A scan is a :class:`companion.board_scan.BoardScan`, handed
-to the table service with :meth:`~companion.service.service.TableService.report_scan`.
+Shared by every game (this top level): the frame sources (:mod:`vision.sources`), settled
+frames (:mod:`vision.settle`), the camera attachment and the ``scan`` / ``print-kit``
+commands. Each game that has a camera reader keeps it in a package of its own (Local
+Cluster's: :mod:`vision.local_cluster`, its kit, recognizer and renderer), found only through
+the game's registration.
 """

@@ -19,10 +19,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.local_cluster.state import State
 from companion.service.attachments import ConfigError
-from companion.state import State
 from vision.errors import VisionError
-from vision.recognize import scan_image
+from vision.local_cluster.recognize import scan_image
 from vision.settle import majority, settled
 from vision.sources import FolderSource, FrameSource, SimulatedSource, WebcamSource
 

@@ -25,9 +25,9 @@ def register(commands: Subcommands) -> None:
 def _scan(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.debug import annotate
     from vision.errors import VisionError
-    from vision.recognize import recognize
+    from vision.local_cluster.debug import annotate
+    from vision.local_cluster.recognize import recognize
     from vision.sources import read_image_file
 
     try:
@@ -66,7 +66,7 @@ def _scan(args: argparse.Namespace) -> int:
 
 
 def _print_kit(args: argparse.Namespace) -> int:
-    from vision.sheets import write_kit
+    from vision.local_cluster.sheets import write_kit
 
     try:
         written = write_kit(args.outdir)

@@ -12,8 +12,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from companion.atoms import sector_sort_key
-from companion.board_scan import BoardScan, SlotReading, SlotState, TileReading
+from companion.local_cluster.atoms import sector_sort_key
+from companion.local_cluster.board_scan import BoardScan, SlotReading, SlotState, TileReading
 
 Image = npt.NDArray[np.uint8]
 MOTION_THRESHOLD = 4.0

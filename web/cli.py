@@ -23,8 +23,8 @@ from companion.service.storage import default_path
 
 if TYPE_CHECKING:
     from companion.cli import Subcommands
+    from companion.local_cluster.settings import HouseRules
     from companion.service import TableService
-    from companion.settings import HouseRules
 
 SEATS = 8
 LIVE_STREAMS = 20
@@ -210,7 +210,7 @@ def lan_address() -> str:
 def demo_rules(section: Mapping[str, Any]) -> HouseRules:
     """The house rules of the table ``[demo]`` describes; a bad value is a CommandError."""
     from companion.errors import CompanionError
-    from companion.settings import HouseRules
+    from companion.local_cluster.settings import HouseRules
 
     settings = {**DEMO_DEFAULTS, **section}
     rules_keys = ("turn_limit", "discussion_seconds", "command_seconds", "retreat_seconds")
@@ -238,8 +238,8 @@ def demo_table(
             str(settings["name"]),
             int(settings["players"]),
             seed=settings.get("seed"),
-            rules=rules,
-            game=str(settings.get("game", "local-cluster")),
+            options=rules.to_dict(),
+            game=str(settings["game"]) if settings.get("game") else None,
         )
     except (CompanionError, TypeError, ValueError) as err:
         raise CommandError(f"[demo]: {err}") from None

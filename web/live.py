@@ -106,6 +106,7 @@ class TableBuzzer:
             return None  # the new stage's panel is on its way and chimes
         clock = indicators(
             {
+                "game_name": tick.data.get("game_name", ""),
                 "stage": shown.stage.value,
                 "turn": shown.turn,
                 "paused": tick.data.get("paused", shown.paused),

@@ -15,7 +15,7 @@ from flask import current_app, render_template, request, url_for
 from markupsafe import Markup
 
 from companion.service.indicators import Indicators, indicators
-from companion.service.session import Stage
+from companion.service.session import Stage, StageKind
 from web.games import pages_for
 from web.security import invitation, service
 
@@ -54,10 +54,9 @@ def join_links(table_id: str, view: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def common(view: dict[str, Any]) -> dict[str, Any]:
-    stage = Stage(view["stage"])
     return {
         "view": view,
-        "stage_title": stage.title,
+        "stage_title": view["stage_info"]["title"],
         "remaining": view["remaining"],
         "scan": view.get("scan"),
     }
@@ -146,7 +145,7 @@ def seat_panel(table_id: str, seat: int) -> str:
         seat=seat,
         me=me,
         you=you,
-        owing=view["stage"] in (Stage.COMMAND.value, Stage.RETREATS.value, Stage.BUILD.value)
+        owing=view["stage_info"]["kind"] in (StageKind.SECRET.value, StageKind.TURN.value)
         and _owes(table_id, seat),
         **{**common(view), **game.seat_context(view)},
     )

@@ -31,10 +31,10 @@ import dataclasses
 from collections.abc import Sequence
 
 from companion.cosmic.afnotation import AFKind, AFOrder
-from companion.diplomacy.geography import Map, Power, ProvinceId, RegionId, Terrain, UnitType
-from companion.diplomacy.movement import MovementResult, adjudicate_movement
-from companion.diplomacy.orders import Order, OrderKind
-from companion.diplomacy.rules import OrderResult, RuleSettings, Unit
+from companion.cosmic.diplomacy.geography import Map, Power, ProvinceId, RegionId, Terrain, UnitType
+from companion.cosmic.diplomacy.movement import MovementResult, adjudicate_movement
+from companion.cosmic.diplomacy.orders import Order, OrderKind
+from companion.cosmic.diplomacy.rules import OrderResult, RuleSettings, Unit
 
 
 @dataclasses.dataclass(frozen=True)

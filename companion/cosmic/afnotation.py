@@ -19,8 +19,8 @@ from __future__ import annotations
 import dataclasses
 import enum
 
-from companion.diplomacy.geography import Power, RegionId, UnitType
-from companion.diplomacy.orders import TOKEN, Order, OrderKind, normalise_region
+from companion.cosmic.diplomacy.geography import Power, RegionId, UnitType
+from companion.cosmic.diplomacy.orders import TOKEN, Order, OrderKind, normalise_region
 from companion.errors import OrderSyntaxError
 
 ADJECTIVES = {

@@ -2,7 +2,7 @@
 
 :func:`generate_cluster` places the players' home systems, the Black Hole (adjacent to no home
 when possible), the six minor systems and the remaining major systems at random from a recorded
-seed, and builds the Diplomacy :class:`~companion.diplomacy.geography.Map` of the result:
+seed, and builds the Diplomacy :class:`~companion.cosmic.diplomacy.geography.Map` of the result:
 
 - a major planet has surface spaces ``Name-1`` .. ``Name-8`` (a ring, plus 1-5), a minor planet
   ``Name-1`` .. ``Name-3`` (each touching the others); surface spaces are coastal land that only
@@ -21,8 +21,16 @@ import dataclasses
 import enum
 import random
 
-from companion.diplomacy.geography import Map, Power, Province, Region, RegionId, Terrain, UnitType
-from companion.diplomacy.rules import Unit
+from companion.cosmic.diplomacy.geography import (
+    Map,
+    Power,
+    Province,
+    Region,
+    RegionId,
+    Terrain,
+    UnitType,
+)
+from companion.cosmic.diplomacy.rules import Unit
 from companion.errors import CompanionError
 
 STAR_NAMES = (

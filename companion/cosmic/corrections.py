@@ -1,5 +1,6 @@
 """Host corrections for Cosmic Cluster: when the physical cluster and the tracked position
-disagree, the host fixes the tracked one (as :mod:`companion.corrections` does for Local Cluster).
+disagree, the host fixes the tracked one (as :mod:`companion.local_cluster.corrections`
+does for Local Cluster).
 
 Grammar (case-insensitive, one correction a line; powers ``P1``..``P9``, spaces as on the
 cluster, such as ``vega-3``, ``vega-o``, ``vega-b``)::
@@ -23,8 +24,8 @@ import dataclasses
 import enum
 
 from companion.cosmic.cluster import Cluster
-from companion.diplomacy.geography import Power, ProvinceId, RegionId, Terrain, UnitType
-from companion.diplomacy.rules import Unit
+from companion.cosmic.diplomacy.geography import Power, ProvinceId, RegionId, Terrain, UnitType
+from companion.cosmic.diplomacy.rules import Unit
 from companion.errors import OrderSyntaxError, StateError
 
 MAX_REASON = 500

@@ -31,11 +31,11 @@ from companion.cosmic.afmodule import (
 from companion.cosmic.afnotation import AFOrder
 from companion.cosmic.cluster import Cluster, generate_cluster
 from companion.cosmic.corrections import Correction, apply_correction
-from companion.diplomacy.adjustments import adjudicate_adjustments, adjustment_counts
-from companion.diplomacy.geography import Map, Power, ProvinceId, UnitType
-from companion.diplomacy.movement import MovementResult
-from companion.diplomacy.orders import Order
-from companion.diplomacy.rules import Edition, RuleSettings, Unit
+from companion.cosmic.diplomacy.adjustments import adjudicate_adjustments, adjustment_counts
+from companion.cosmic.diplomacy.geography import Map, Power, ProvinceId, UnitType
+from companion.cosmic.diplomacy.movement import MovementResult
+from companion.cosmic.diplomacy.orders import Order
+from companion.cosmic.diplomacy.rules import Edition, RuleSettings, Unit
 from companion.errors import CompanionError, OrderSyntaxError
 
 FIRST_YEAR = 4001

@@ -3,7 +3,8 @@
 The same conventions as Local Cluster's records (``docs/state-format.md``): a ``format`` and
 ``version``, the ``game``, the setup position, steps with their inputs as text, a result for
 readers, and the digest of the position each step led to. Loading checks the schema
-(``companion/schemas/cosmic-cluster-record.schema.json``, with the package's own checker), that
+(``companion/cosmic/schemas/cosmic-cluster-record.schema.json``, with the package's own
+checker), that
 the setup is the one the seed generates, then replays every step against its digest.
 """
 
@@ -24,7 +25,7 @@ MAX_RECORD_BYTES = 64 * 1024 * 1024
 
 def schema() -> dict[str, Any]:
     """The JSON Schema of a Cosmic Cluster record, as shipped with the package."""
-    return packaged_schema(SCHEMA_FILE)
+    return packaged_schema("companion.cosmic.schemas", SCHEMA_FILE)
 
 
 def record_dict(game: CosmicGame) -> dict[str, Any]:

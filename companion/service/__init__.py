@@ -2,7 +2,7 @@
 
 Game-independent parts live here (seats, phases, timers, the event log, SQLite storage, the
 event bus); what a particular game needs comes through a :class:`~companion.service.session.
-GameSession` (Local Cluster's is :mod:`companion.service.local_cluster`).
+GameSession` (Local Cluster's is :mod:`companion.local_cluster.session`).
 """
 
 from companion.service.clock import Clock, FakeClock, SystemClock

@@ -7,8 +7,8 @@ thing, so it is decided here, as pure code, from a table's public view
 - each seat's LED: **off** when the stage waits for nothing from that seat, **blinking** while
   its orders, retreats, build plan or setup choice are awaited, **steady** once it submitted or
   pressed ready;
-- the table's phase colour, one per :class:`~companion.service.session.Stage`, blinking while
-  the table is paused;
+- the table's phase colour, the one its :class:`~companion.service.session.Stage` asks for
+  (each game names its stages' colours), blinking while the table is paused;
 - buzzer cues, from two views in a row (:func:`cues`): a beep for each of the last 10 seconds
   of a running timer, and a chime when the phase changes.
 
@@ -24,7 +24,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from companion.service.session import Stage
+from companion import games
+from companion.service.session import Stage, StageKind
 
 COUNTDOWN_SECONDS = 10
 """The buzzer beeps once a second for this many last seconds of a running timer."""
@@ -50,22 +51,17 @@ class Cue(enum.Enum):
 RGB = tuple[float, float, float]
 """A colour as red, green and blue from 0 to 1 (gpiozero's RGBLED takes these)."""
 
-PHASE_COLOURS: Mapping[Stage, RGB] = {
-    Stage.LOBBY: (0.2, 0.2, 0.2),  # dim white: seats joining and choosing
-    Stage.DISCUSSION: (0.0, 0.0, 1.0),  # blue: talk
-    Stage.COMMAND: (0.0, 1.0, 0.0),  # green: write orders
-    Stage.RETREATS: (1.0, 0.0, 0.0),  # red: retreats owed
-    Stage.BUILD: (1.0, 0.6, 0.0),  # amber: build
-    Stage.OVER: (1.0, 0.0, 1.0),  # magenta: game over
+LIGHT_COLOURS: Mapping[str, RGB] = {
+    "dim white": (0.2, 0.2, 0.2),  # seats joining and choosing
+    "blue": (0.0, 0.0, 1.0),  # talk
+    "green": (0.0, 1.0, 0.0),  # write orders, make a move
+    "red": (1.0, 0.0, 0.0),  # retreats owed
+    "amber": (1.0, 0.6, 0.0),  # build
+    "magenta": (1.0, 0.0, 1.0),  # game over
+    "cyan": (0.0, 1.0, 1.0),
+    "white": (1.0, 1.0, 1.0),
 }
-"""The phase LED's colour in each stage."""
-
-_AWAITED = {
-    Stage.LOBBY: "setup choice",
-    Stage.COMMAND: "orders",
-    Stage.RETREATS: "retreats",
-    Stage.BUILD: "build",
-}
+"""The phase LED's colour for each light a stage may ask for (``Stage.light``)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -130,15 +126,7 @@ class Indicators:
 
     def describe_colour(self) -> str:
         """``"phase LED green (Orders)"``, ``"phase LED blue blinking (Discussion, paused)"``."""
-        names = {
-            PHASE_COLOURS[Stage.LOBBY]: "dim white",
-            PHASE_COLOURS[Stage.DISCUSSION]: "blue",
-            PHASE_COLOURS[Stage.COMMAND]: "green",
-            PHASE_COLOURS[Stage.RETREATS]: "red",
-            PHASE_COLOURS[Stage.BUILD]: "amber",
-            PHASE_COLOURS[Stage.OVER]: "magenta",
-        }
-        name = names.get(self.colour, str(self.colour))
+        name = self.stage.light
         if self.paused:
             return f"phase LED {name} blinking ({self.stage.title}, paused)"
         return f"phase LED {name} ({self.stage.title})"
@@ -146,14 +134,14 @@ class Indicators:
 
 def indicators(view: Mapping[str, Any]) -> Indicators:
     """The lights for a table's public view (``TableService.view(table_id)``)."""
-    stage = Stage(view["stage"])
+    stage = games.get(view["game_name"]).stage(view["stage"])
     paused = bool(view.get("paused", False))
     seats = tuple(_seat(stage, view, seat) for seat in view["seats"])
     return Indicators(
         stage=stage,
         turn=int(view.get("turn", 0)),
         paused=paused,
-        colour=PHASE_COLOURS[stage],
+        colour=LIGHT_COLOURS[stage.light],
         seats=seats,
         countdown=_countdown(stage, paused, view.get("remaining")),
     )
@@ -161,28 +149,30 @@ def indicators(view: Mapping[str, Any]) -> Indicators:
 
 def _seat(stage: Stage, view: Mapping[str, Any], seat: Mapping[str, Any]) -> SeatIndicator:
     number = int(seat["seat"])
-    if stage is Stage.LOBBY:
+    if stage.kind is StageKind.LOBBY:
         if view.get("next_to_choose") == number:
             verb = "join and choose" if not seat.get("joined") else "setup choice"
             return SeatIndicator(number, SeatLight.BLINK, f"{verb} awaited")
         if seat.get("choice") is not None:
             return SeatIndicator(number, SeatLight.STEADY, "chosen")
         return SeatIndicator(number, SeatLight.OFF, "waiting for its turn to choose")
-    if stage is Stage.OVER:
+    if stage.kind is StageKind.OVER:
         return SeatIndicator(number, SeatLight.OFF, "game over")
     if not seat.get("awaited"):
         return SeatIndicator(number, SeatLight.OFF, "nothing to do")
     if seat.get("ready"):
         return SeatIndicator(number, SeatLight.STEADY, "ready", ready=True)
     if seat.get("submitted"):
-        return SeatIndicator(number, SeatLight.STEADY, f"{_AWAITED[stage]} submitted")
-    if stage is Stage.DISCUSSION:
+        return SeatIndicator(number, SeatLight.STEADY, f"{stage.awaited} submitted")
+    if stage.kind is StageKind.DISCUSSION:
         return SeatIndicator(number, SeatLight.OFF, "discussing")
-    return SeatIndicator(number, SeatLight.BLINK, f"{_AWAITED[stage]} awaited")
+    if stage.kind is StageKind.TURN:
+        return SeatIndicator(number, SeatLight.BLINK, f"its turn: {stage.awaited} awaited")
+    return SeatIndicator(number, SeatLight.BLINK, f"{stage.awaited} awaited")
 
 
 def _countdown(stage: Stage, paused: bool, remaining: Any) -> int | None:
-    if paused or remaining is None or stage in (Stage.LOBBY, Stage.OVER):
+    if paused or remaining is None or not stage.playing:
         return None
     seconds = math.ceil(float(remaining))
     if 1 <= seconds <= COUNTDOWN_SECONDS:

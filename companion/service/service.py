@@ -18,20 +18,21 @@ import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.board_scan import BoardScan, compare
-from companion.cosmic.commands import is_cosmic_record
-from companion.cosmic.record import load_record
-from companion.errors import CompanionError, StateError
-from companion.galaxy import Galaxy
-from companion.record import GameRecord
-from companion.service.clock import Clock, SystemClock
-from companion.service.cosmic_cluster import CosmicClusterSession, CosmicClusterSetup
+from companion import games
+from companion.errors import CompanionError, RecordError, StateError
+from companion.games import NewTable
+from companion.service.clock import Clock, SystemClock, TurnClock
 from companion.service.events import Event, EventBus, Subscription
-from companion.service.local_cluster import LocalClusterSession, LocalClusterSetup
-from companion.service.session import GameSession, GameSetup, Stage, SubmissionError
+from companion.service.session import (
+    GameSession,
+    GameSetup,
+    ScanComparing,
+    Stage,
+    StageKind,
+    SubmissionError,
+)
 from companion.service.storage import LogEntry, Storage, StorageError, Stored
 from companion.service.table import Applied, Table
-from companion.settings import HouseRules
 
 MAX_NAME = 40
 MAX_REQUEST_ID = 64
@@ -43,24 +44,20 @@ def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-GAMES = ("local-cluster", "cosmic-cluster")
-"""The games a table can play; ``create_table(game=...)`` picks one, stored with the table."""
+def _game(data: Mapping[str, Any]) -> games.Game:
+    """The registered game a stored setup or snapshot belongs to."""
+    try:
+        return games.get(str(data.get("game")))
+    except games.UnknownGameError:
+        raise StorageError(f"this version cannot play {data.get('game')!r} tables") from None
 
 
 def _load_setup(data: Mapping[str, Any]) -> GameSetup:
-    if data.get("game") == "cosmic-cluster":
-        return CosmicClusterSetup.from_dict(data)
-    if data.get("game") != "local-cluster":
-        raise StorageError(f"this version cannot play {data.get('game')!r} tables")
-    return LocalClusterSetup.from_dict(data)
+    return _game(data).load_setup(data)
 
 
 def _load_session(data: Mapping[str, Any], steps: list[Mapping[str, Any]]) -> GameSession:
-    if data.get("game") == "cosmic-cluster":
-        return CosmicClusterSession.restore(data, steps)
-    if data.get("game") != "local-cluster":
-        raise StorageError(f"this version cannot play {data.get('game')!r} tables")
-    return LocalClusterSession.restore(data, steps)
+    return _game(data).load_session(data, steps)
 
 
 class TableService:
@@ -163,7 +160,12 @@ class TableService:
             raise StorageError("a table's log must begin with its creation")
         data = entry.data
         table = Table(
-            data["id"], data["name"], _load_setup(data["setup"]), data["host_hash"], entry.at
+            data["id"],
+            data["name"],
+            _load_setup(data["setup"]),
+            data["host_hash"],
+            entry.at,
+            turn_clock=TurnClock.from_dict(data.get("turn_clock") or {}),
         )
         table.seq = 1
         return table
@@ -187,7 +189,7 @@ class TableService:
         while (
             table.deadline is not None
             and not table.paused
-            and table.stage not in (Stage.LOBBY, Stage.OVER)
+            and table.stage.playing
             and table.deadline <= now
         ):
             self._commit(table, "end", {"reason": "deadline"}, at=table.deadline)
@@ -240,57 +242,66 @@ class TableService:
         name: str,
         players: int,
         *,
+        game: str | None = None,
         seed: int | None = None,
-        rules: HouseRules | None = None,
-        galaxy: Galaxy | None = None,
-        roll_minerals: bool = True,
-        game: str = "local-cluster",
+        options: Mapping[str, Any] | None = None,
+        board: Any = None,
+        turn_clock: TurnClock | None = None,
     ) -> tuple[str, str]:
         """A new table in its lobby; returns (table id, host secret). Keep the secret.
 
-        ``game`` is ``local-cluster`` (the default) or ``cosmic-cluster``; a Cosmic Cluster
-        table takes only the timers from ``rules`` and has no entered galaxy."""
+        ``game`` is a registered game's name (default: the family's flagship); ``options`` are
+        its house rules by name; ``board`` a board the host entered or scanned, in the game's
+        own type; ``turn_clock`` times a turn-taking game's turns."""
         name = _clean_name(name, "table name")
-        if game not in GAMES:
-            raise StateError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
+        try:
+            info = games.default() if game is None else games.get(game)
+        except games.UnknownGameError as err:
+            raise StateError(f"unknown game: {err}") from None
+        low, high = info.players
+        if not low <= players <= high:
+            raise StateError(f"{info.title} is for {info.seats_text()}, not {players}")
         if seed is None:
             seed = secrets.randbelow(2**31)
-        setup: GameSetup
-        if game == "cosmic-cluster":
-            if galaxy is not None:
-                raise StateError("a Cosmic Cluster table generates its cluster from the seed")
-            setup = CosmicClusterSetup(players, seed=seed, rules=rules)
-        else:
-            setup = LocalClusterSetup(
-                players, seed=seed, rules=rules, galaxy=galaxy, roll_minerals=roll_minerals
-            )
-        return self._new_table(name, setup)
+        setup = info.new_setup(NewTable(players, seed, dict(options or {}), board))
+        return self._new_table(name, setup, turn_clock=turn_clock)
 
     def import_record(self, record_json: str | bytes, name: str) -> tuple[str, str]:
         """A new table that carries on from a game record (checked and replayed first)."""
-        if is_cosmic_record(record_json):
-            load_record(record_json)  # refuse a record that does not replay
-            cosmic = CosmicClusterSetup(0, seed=0, record=json.loads(record_json))
-            return self._new_table(_clean_name(name, "table name"), cosmic, start=True)
-        record = GameRecord.from_json(record_json)
-        record.replay()  # refuse a record that does not replay before anything is stored
-        data = record.to_dict()
-        name = _clean_name(name, "table name")
-        setup = LocalClusterSetup(len(record.setup.empires), seed=record.seed or 0, record=data)
-        return self._new_table(name, setup, start=True)
+        raw = record_json.encode() if isinstance(record_json, str) else record_json
+        try:
+            data = json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as err:
+            raise RecordError(f"this is not a game record: not JSON ({err})") from None
+        if not isinstance(data, dict):
+            raise RecordError("this is not a game record: the JSON is not an object")
+        info = games.game_of_record(data)
+        if info.import_record is None:
+            raise StateError(f"{info.title} records cannot be carried on at a table")
+        setup = info.import_record(raw)
+        return self._new_table(_clean_name(name, "table name"), setup, start=True)
 
-    def _new_table(self, name: str, setup: GameSetup, *, start: bool = False) -> tuple[str, str]:
+    def _new_table(
+        self,
+        name: str,
+        setup: GameSetup,
+        *,
+        start: bool = False,
+        turn_clock: TurnClock | None = None,
+    ) -> tuple[str, str]:
         """Store a new table's first entry; ``start`` an imported game at once."""
         secret = secrets.token_urlsafe(16)
         with self.lock:
             table_id = uuid.uuid4().hex[:10]
             at = self.clock.now()
-            data = {
+            data: dict[str, Any] = {
                 "id": table_id,
                 "name": name,
                 "setup": setup.to_dict(),
                 "host_hash": _hash(secret),
             }
+            if turn_clock is not None and turn_clock.mode != "none":
+                data["turn_clock"] = turn_clock.to_dict()
             entry = LogEntry(1, at, "create", data)
             table = self._table_from(entry)
             self.storage.create_table(table_id, name, setup.game, at, entry)
@@ -351,7 +362,7 @@ class TableService:
         with self.lock:
             table = self._table(table_id)
             record = table.require_seat(seat)
-            if table.stage is not Stage.LOBBY:
+            if table.stage.kind is not StageKind.LOBBY:
                 raise StateError("the game has started; choices are made before it starts")
             if not record.joined:
                 raise StateError(f"seat {seat} has not joined yet")
@@ -373,9 +384,21 @@ class TableService:
         if seat not in session.active_seats():
             raise StateError(f"seat {seat} has been eliminated and now only watches")
 
-    def submit(self, table_id: str, seat: int, text: str, *, request_id: str | None = None) -> str:
-        """Orders, retreat choices or a build plan for the current stage, replacing the seat's
-        earlier submission. Returns the canonical text once it is durably stored."""
+    def submit(
+        self,
+        table_id: str,
+        seat: int,
+        text: str,
+        *,
+        request_id: str | None = None,
+        final: bool = False,
+    ) -> str:
+        """A submission for the current stage in the game's notation (orders, retreat choices,
+        a build plan; in a turn-taking game the acting seat's move), replacing the seat's
+        earlier one. Returns the canonical text once it is durably stored.
+
+        ``final`` plays a turn-taking game's move at once (the turn passes); otherwise the move
+        waits for the seat's ready press ("done") or a correction."""
         if len(text) > MAX_TEXT:
             raise SubmissionError(
                 [f"that is {len(text)} characters; a submission is at most {MAX_TEXT}"]
@@ -386,15 +409,21 @@ class TableService:
             if request_id is not None and request_id in table.requests:
                 return str(table.requests[request_id].get("text", ""))  # what it stored then
             self._playing_seat(table, seat)
-            if table.stage not in (Stage.COMMAND, Stage.RETREATS, Stage.BUILD):
+            if table.stage.kind not in (StageKind.SECRET, StageKind.TURN):
                 raise StateError(_not_accepting(table))
             session = table.require_session()
             if seat not in session.owing():
+                acting = table.acting()
+                if acting is not None:
+                    raise StateError(f"it is seat {acting}'s turn, not seat {seat}'s")
                 raise StateError(
                     f"seat {seat} has nothing to submit in the {table.stage.title} phase"
                 )
             canonical = session.check_submission(seat, text)
-            self._commit(table, "submit", {"seat": seat, "text": canonical}, request_id=request_id)
+            data: dict[str, Any] = {"seat": seat, "text": canonical}
+            if final and table.stage.kind is StageKind.TURN:
+                data["final"] = True
+            self._commit(table, "submit", data, request_id=request_id)
             return canonical
 
     def set_ready(
@@ -404,7 +433,7 @@ class TableService:
         ready: bool = True,
         *,
         request_id: str | None = None,
-        stage: Stage | None = None,
+        stage: Stage | str | None = None,
     ) -> bool:
         """Mark a seat ready (in the command phase: its orders are final); may end the stage.
 
@@ -417,14 +446,27 @@ class TableService:
             if request_id is not None and request_id in table.requests:
                 return bool(table.requests[request_id].get("ready", True))
             self._playing_seat(table, seat)
-            if table.stage in (Stage.LOBBY, Stage.OVER):
+            if not table.stage.playing:
                 raise StateError(_not_accepting(table))
-            if stage is not None and stage is not table.stage:
+            seen = stage.value if isinstance(stage, Stage) else stage
+            if seen is not None and seen != table.stage.value:
+                try:
+                    title = table.game.stage(seen).title
+                except games.UnknownGameError:
+                    raise StateError(f"there is no phase called {seen!r}") from None
                 raise StateError(
-                    f"the {stage.title} phase has already ended; it is now {table.stage.title}"
+                    f"the {title} phase has already ended; it is now {table.stage.title}"
                 )
             if seat not in table.participants():
+                acting = table.acting()
+                if acting is not None:
+                    raise StateError(f"it is seat {acting}'s turn, not seat {seat}'s")
                 raise StateError(f"seat {seat} has nothing to do in the {table.stage.title} phase")
+            if ready and table.stage.kind is StageKind.TURN and seat not in table.submissions:
+                raise StateError(
+                    f"seat {seat} has not entered a {table.stage.awaited or 'move'} yet: "
+                    "enter it first, then press done"
+                )
             if (seat in table.ready) is ready:
                 return ready  # already so: nothing to store, nothing to tell
             self._commit(table, "ready", {"seat": seat, "ready": ready}, request_id=request_id)
@@ -458,7 +500,8 @@ class TableService:
             self._commit(self._running(table_id), "end", {"reason": "skip"})
 
     def correct(self, table_id: str, text: str, reason: str) -> None:
-        """Correct the tracked position (see companion.corrections); recorded with its reason."""
+        """Correct the tracked position (in the game's own correction notation); recorded with
+        its reason."""
         if not reason.strip():
             raise StateError("say why: a correction needs a reason")
         if len(text) > 200 or len(reason) > 500:
@@ -482,8 +525,8 @@ class TableService:
 
     def _running(self, table_id: str) -> Table:
         table = self._table(table_id)
-        if table.stage in (Stage.LOBBY, Stage.OVER):
-            state = "over" if table.stage is Stage.OVER else "still in its lobby"
+        if not table.stage.playing:
+            state = "over" if table.stage.kind is StageKind.OVER else "still in its lobby"
             raise StateError(f"the game is {state}; there is no phase to control")
         return table
 
@@ -497,13 +540,14 @@ class TableService:
                 if not self._catch_up_safely(table, now):
                     continue
                 remaining = table.remaining(now)
-                if remaining is not None and table.stage not in (Stage.LOBBY, Stage.OVER):
+                if remaining is not None and table.stage.playing:
                     self.bus.publish(
                         Event(
                             "tick",
                             table.id,
                             now,
                             {
+                                "game_name": table.game.name,
                                 "stage": table.stage.value,
                                 "remaining": round(remaining, 3),
                                 "paused": table.paused,
@@ -513,22 +557,21 @@ class TableService:
 
     # The camera ----------------------------------------------------------------------------------
 
-    def report_scan(self, table_id: str, scan: BoardScan) -> dict[str, Any]:
-        """Compare a board scan with the table's tracked state; keep and publish the result.
+    def report_scan(self, table_id: str, scan: object) -> dict[str, Any]:
+        """Compare a camera's reading of the board (in the game's own type) with the table's
+        tracked position; keep and publish the result.
 
         Nothing is stored: the latest comparison shows in :meth:`view` as ``"scan"``. Before
-        the game starts there is no state to compare with, so nothing is reported as off.
+        the game starts, or for a game that compares no scans, nothing is reported as off.
         """
         with self.lock:
             table = self._table(table_id)
             session = table.session
-            # The camera reads Local Cluster's board; other games have nothing to compare yet.
-            state = session.state if isinstance(session, LocalClusterSession) else None
             result: dict[str, Any] = {"at": self.clock.now(), "discrepancies": [], "missing": []}
-            if state is not None:
-                report = compare(scan, state)
-                result["discrepancies"] = [d.to_dict() for d in report.discrepancies]
-                result["missing"] = list(report.missing)
+            if isinstance(session, ScanComparing):
+                compared = session.compare_scan(scan)
+                result["discrepancies"] = list(compared.get("discrepancies", []))
+                result["missing"] = list(compared.get("missing", []))
             self.scans[table_id] = result
             self.bus.publish(Event("scan", table_id, result["at"], _scan_copy(result)))
             return _scan_copy(result)
@@ -547,7 +590,15 @@ class TableService:
             out: dict[str, Any] = {
                 "id": table.id,
                 "name": table.name,
+                "game_name": table.game.name,
+                "game_title": table.game.title,
+                "play": table.game.play.value,
                 "stage": table.stage.value,
+                "stage_info": table.stage.to_dict(),
+                "acting": table.acting(),
+                "turn_clock": table.turn_clock.to_dict(),
+                "banks": {str(k): round(v, 3) for k, v in sorted(table.banks.items())},
+                "hold_reason": table.hold_reason,
                 "turn": table.turn,
                 "paused": table.paused,
                 # An imported game held paused since its start: the host starts it (resume).
@@ -567,7 +618,9 @@ class TableService:
                     }
                     for s in table.seats.values()
                 ],
-                "next_to_choose": table.next_to_choose() if table.stage is Stage.LOBBY else None,
+                "next_to_choose": (
+                    table.next_to_choose() if table.stage.kind is StageKind.LOBBY else None
+                ),
                 "last": table.last_summary,
                 "scan": _scan_copy(scan) if (scan := self.scans.get(table.id)) else None,
             }
@@ -609,9 +662,9 @@ def _scoped(seat: int, request_id: str | None) -> str | None:
 
 
 def _not_accepting(table: Table) -> str:
-    if table.stage is Stage.LOBBY:
+    if table.stage.kind is StageKind.LOBBY:
         return "the game has not started yet"
-    if table.stage is Stage.OVER:
+    if table.stage.kind is StageKind.OVER:
         return "the game is over"
     return f"nothing is submitted in the {table.stage.title} phase"
 

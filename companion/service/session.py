@@ -8,36 +8,91 @@ plugs in through two small interfaces: a :class:`GameSetup` while seats choose, 
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from companion.errors import CompanionError
 
 
-class Stage(enum.Enum):
-    """Where a table is. DISCUSSION comes before every COMMAND; the game decides the rest."""
+class StageKind(enum.Enum):
+    """What the service does in a stage; the game names its own stages of each kind."""
 
     LOBBY = "lobby"
+    """Seats join and make their setup choices."""
     DISCUSSION = "discussion"
-    COMMAND = "command"
-    RETREATS = "retreats"
-    BUILD = "build"
+    """Players talk; nothing is submitted; every ready press ends it early."""
+    SECRET = "secret"
+    """Every owing seat submits in secret; ends at its deadline or when all are ready."""
+    TURN = "turn"
+    """One seat acts; its move (a final submission, or its ready press on a pending one)
+    ends the stage."""
     OVER = "over"
+    """The game has ended."""
+
+
+LIGHTS = ("dim white", "blue", "green", "red", "amber", "magenta", "cyan", "white")
+"""The phase LED colours a stage may ask for (:data:`Stage.light`)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Stage:
+    """A stage of a table: the service's own (:attr:`LOBBY`, :attr:`DISCUSSION`, :attr:`OVER`)
+    or one a game declares in its registration. Stored by its :attr:`value`."""
+
+    value: str
+    """The name stored in the log and snapshots (``"command"``, ``"turn"``...)."""
+    title: str
+    """What screens call it (``"Orders"``)."""
+    kind: StageKind
+    awaited: str = ""
+    """What a seat owes in it, for lights and screens (``"orders"``, ``"move"``)."""
+    light: str = "green"
+    """The phase LED's colour, one of :data:`LIGHTS`."""
+    discussed: bool = False
+    """A DISCUSSION stage comes before each one (Local Cluster's R8.1)."""
+
+    LOBBY: ClassVar[Stage]
+    DISCUSSION: ClassVar[Stage]
+    OVER: ClassVar[Stage]
+
+    def __post_init__(self) -> None:
+        if self.light not in LIGHTS:
+            raise ValueError(f"stage {self.value!r}: light {self.light!r} is not one of {LIGHTS}")
 
     @property
-    def title(self) -> str:
-        return _TITLES[self]
+    def playing(self) -> bool:
+        """Whether the game is under way (not joining, not over)."""
+        return self.kind not in (StageKind.LOBBY, StageKind.OVER)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for views: every screen and panel learns the stage from this."""
+        return {
+            "value": self.value,
+            "title": self.title,
+            "kind": self.kind.value,
+            "awaited": self.awaited,
+            "light": self.light,
+            "discussed": self.discussed,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Stage:
+        return cls(
+            str(data["value"]),
+            str(data["title"]),
+            StageKind(data["kind"]),
+            str(data.get("awaited", "")),
+            str(data.get("light", "green")),
+            bool(data.get("discussed", False)),
+        )
 
 
-_TITLES = {
-    Stage.LOBBY: "Joining",
-    Stage.DISCUSSION: "Discussion",
-    Stage.COMMAND: "Orders",
-    Stage.RETREATS: "Retreats",
-    Stage.BUILD: "Build",
-    Stage.OVER: "Game over",
-}
+Stage.LOBBY = Stage("lobby", "Joining", StageKind.LOBBY, "setup choice", "dim white")
+Stage.DISCUSSION = Stage("discussion", "Discussion", StageKind.DISCUSSION, "", "blue")
+Stage.OVER = Stage("over", "Game over", StageKind.OVER, "", "magenta")
+SERVICE_STAGES = (Stage.LOBBY, Stage.DISCUSSION, Stage.OVER)
 
 
 class SubmissionError(CompanionError, ValueError):
@@ -85,7 +140,7 @@ class GameSession(Protocol):
     game: str
 
     def stage(self) -> Stage:
-        """COMMAND, RETREATS, BUILD or OVER: what the game itself waits for."""
+        """What the game itself waits for: one of its registered stages, or Stage.OVER."""
         ...
 
     def turn(self) -> int: ...
@@ -95,7 +150,8 @@ class GameSession(Protocol):
         ...
 
     def owing(self) -> set[int]:
-        """Seats that have something to submit in the current stage."""
+        """Seats that have something to submit in the current stage; in a turn-taking
+        stage, exactly the seat whose turn it is."""
         ...
 
     def check_submission(self, seat: int, text: str) -> str:
@@ -112,7 +168,9 @@ class GameSession(Protocol):
 
     def undo(self) -> dict[str, Any]: ...
 
-    def durations(self) -> dict[Stage, int]: ...
+    def durations(self) -> dict[Stage, int]:
+        """Seconds each stage lasts; a stage left out has no clock of its own."""
+        ...
 
     def step_count(self) -> int: ...
 
@@ -128,4 +186,14 @@ class GameSession(Protocol):
 
     def private(self, seat: int) -> dict[str, Any]:
         """What only ``seat`` may see (its income statement, its retreats owed...)."""
+        ...
+
+
+@runtime_checkable
+class ScanComparing(Protocol):
+    """A session that can compare a camera's reading of the board with its position."""
+
+    def compare_scan(self, scan: object) -> dict[str, Any]:
+        """``{"discrepancies": [...], "missing": [...]}``, each discrepancy a plain dict
+        with a ``message`` in the player's words."""
         ...

@@ -12,9 +12,11 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion import games
 from companion.errors import StateError
+from companion.service.clock import TurnClock
 from companion.service.events import Event
-from companion.service.session import GameSession, GameSetup, Stage
+from companion.service.session import GameSession, GameSetup, Stage, StageKind
 from companion.service.storage import LogEntry
 
 
@@ -46,10 +48,26 @@ SessionLoader = Callable[[Mapping[str, Any], list[Mapping[str, Any]]], GameSessi
 class Table:
     """A table's state, rebuilt entry by entry from its log."""
 
-    def __init__(self, table_id: str, name: str, setup: GameSetup, host_hash: str, at: float):
+    def __init__(
+        self,
+        table_id: str,
+        name: str,
+        setup: GameSetup,
+        host_hash: str,
+        at: float,
+        *,
+        turn_clock: TurnClock | None = None,
+    ):
         self.id = table_id
         self.name = name
         self.setup = setup
+        self.game = games.get(setup.game)
+        self.turn_clock = turn_clock or TurnClock()
+        """How turn-taking stages are timed (a house rule of the table, not of the game)."""
+        self.banks: dict[int, float] = {}
+        """Per seat, the time left on its chess clock (``TurnClock.mode == "player"``)."""
+        self.held = False
+        """Paused by the host (or held after an outage); the clock does not run."""
         self.host_hash = host_hash
         self.created_at = at
         self.seats = {n: Seat(n) for n in range(1, setup.players + 1)}
@@ -67,33 +85,41 @@ class Table:
         """The log entry that started an imported game (``start``), if one did."""
         self.awaiting_start = False
         """An imported game held by the pause that followed its start, never resumed since."""
+        self.hold_reason: str | None = None
+        """Why the table is held, when the service (not the host) paused it."""
 
     # Questions -------------------------------------------------------------------------------
 
     @property
     def paused(self) -> bool:
-        return self.paused_remaining is not None
+        return self.held
 
     @property
     def turn(self) -> int:
         return 0 if self.session is None else self.session.turn()
 
     def remaining(self, now: float) -> float | None:
-        if self.paused_remaining is not None:
+        if self.held:
             return self.paused_remaining
         if self.deadline is None:
             return None
         return max(0.0, self.deadline - now)
 
     def participants(self) -> set[int]:
-        """Seats whose ready counts for ending the current stage early (R8.1)."""
-        if self.session is None:
+        """Seats whose ready counts for ending the current stage early (R8.1); in a turn, the
+        seat whose turn it is (its press means "done")."""
+        if self.session is None or not self.stage.playing:
             return set()
-        if self.stage in (Stage.DISCUSSION, Stage.COMMAND):
+        if self.stage.kind is StageKind.DISCUSSION or self.stage.discussed:
             return self.session.active_seats()
-        if self.stage in (Stage.RETREATS, Stage.BUILD):
-            return self.session.owing()
-        return set()
+        return self.session.owing()
+
+    def acting(self) -> int | None:
+        """The seat whose turn it is, in a turn-taking stage."""
+        if self.stage.kind is not StageKind.TURN or self.session is None:
+            return None
+        owing = sorted(self.session.owing())
+        return owing[0] if owing else None
 
     def next_to_choose(self) -> int | None:
         for seat in self.setup.choosing_order():
@@ -171,6 +197,9 @@ class Table:
         self.submissions[seat] = entry.data["text"]
         self.ready.discard(seat)
         self._event(out, "submitted", entry.at, seat=seat, stage=self.stage.value)
+        if entry.data.get("final"):
+            # A turn-taking game's move, played at once (the service checked it is the turn).
+            self._end_stage(entry.at, "move", out)
 
     def _on_ready(self, entry: LogEntry, out: Applied) -> None:
         seat = entry.data["seat"]
@@ -186,15 +215,23 @@ class Table:
 
     def _on_pause(self, entry: LogEntry, out: Applied) -> None:
         self.paused_remaining = self.remaining(entry.at)
+        self.held = True
         self.deadline = None
         self.awaiting_start = self.start_seq is not None and self.start_seq == self.seq
-        self._event(out, "paused", entry.at, remaining=self.paused_remaining)
+        reason = entry.data.get("reason")
+        self.hold_reason = str(reason) if reason else None
+        said: dict[str, Any] = {"remaining": self.paused_remaining}
+        if self.hold_reason is not None:
+            said["reason"] = self.hold_reason
+        self._event(out, "paused", entry.at, **said)
 
     def _on_resume(self, entry: LogEntry, out: Applied) -> None:
-        remaining = self.paused_remaining or 0.0
+        remaining = self.paused_remaining
         self.paused_remaining = None
+        self.held = False
+        self.hold_reason = None
         self.awaiting_start = False
-        self.deadline = entry.at + remaining
+        self.deadline = None if remaining is None else entry.at + remaining
         self._event(out, "resumed", entry.at, deadline=self.deadline, remaining=remaining)
         self._end_if_all_ready(entry.at, out)
 
@@ -213,23 +250,40 @@ class Table:
     def _on_undo(self, entry: LogEntry, out: Applied) -> None:
         done = self.require_session().undo()
         self._event(out, "undo", entry.at, **done)
+        if self.stage.kind is StageKind.TURN or self.session_stage().kind is StageKind.TURN:
+            # A move taken back: the turn goes back to the seat that made it.
+            self._end_turn_clock(entry.at)
+            self._enter_game_stage(entry.at, out)
 
     # Stages ------------------------------------------------------------------------------------
 
     def _end_if_all_ready(self, at: float, out: Applied) -> None:
-        if self.paused or self.stage in (Stage.LOBBY, Stage.OVER):
+        if self.paused or not self.stage.playing:
             return
         participants = self.participants()
         if participants and participants <= self.ready:
             self._end_stage(at, "ready", out)
 
+    def session_stage(self) -> Stage:
+        """The stage the game itself is in (a discussion's is the one it leads to)."""
+        return self.require_session().stage()
+
+    def _end_turn_clock(self, at: float) -> None:
+        """Keep what the acting seat has left on its chess clock."""
+        seat = self.acting()
+        if self.turn_clock.mode == "player" and seat is not None:
+            left = self.remaining(at)
+            if left is not None:
+                self.banks[seat] = max(0.0, left)
+
     def _end_stage(self, at: float, reason: str, out: Applied) -> None:
         session = self.require_session()
-        if self.stage is Stage.DISCUSSION:
-            self._enter(Stage.COMMAND, at, out)
+        if self.stage.kind is StageKind.DISCUSSION:
+            self._enter(session.stage(), at, out)
             return
-        if self.stage in (Stage.LOBBY, Stage.OVER):
+        if not self.stage.playing:
             raise StateError(f"there is no phase to end while the table is {self.stage.title}")
+        self._end_turn_clock(at)
         summary = session.resolve(dict(self.submissions))
         kind = summary.pop("kind")
         self.last_summary = {"kind": kind, **summary}
@@ -239,7 +293,7 @@ class Table:
     def _enter_game_stage(self, at: float, out: Applied) -> None:
         session = self.require_session()
         stage = session.stage()
-        if stage is Stage.COMMAND:
+        if stage.discussed:
             stage = Stage.DISCUSSION
         self._enter(stage, at, out)
 
@@ -247,14 +301,15 @@ class Table:
         self.stage = stage
         self.ready = set()
         self.submissions = {}
-        self.paused_remaining = None
         session = self.require_session()
-        if stage is Stage.OVER:
+        if stage.kind is StageKind.OVER:
             self.deadline = None
+            self.paused_remaining = None
+            self.held = False
             self._event(out, "phase", at, stage=stage.value, turn=self.turn, deadline=None)
             self._event(out, "game_over", at, **session.public().get("result", {}))
             return
-        if stage in (Stage.RETREATS, Stage.BUILD) and not session.owing():
+        if stage.kind is StageKind.SECRET and not stage.discussed and not session.owing():
             # Nobody has a choice to make (no retreat options, nobody can build): carry on.
             summary = session.resolve({})
             kind = summary.pop("kind")
@@ -262,8 +317,28 @@ class Table:
             self._event(out, kind, at, reason="nothing to choose", **summary)
             self._enter_game_stage(at, out)
             return
-        self.deadline = at + session.durations()[stage]
-        self._event(out, "phase", at, stage=stage.value, turn=self.turn, deadline=self.deadline)
+        # A new stage starts its clock afresh, even after a stage skipped while paused.
+        seconds = self._seconds_for(stage)
+        self.paused_remaining = None
+        self.held = False
+        self.hold_reason = None
+        self.deadline = None if seconds is None else at + seconds
+        event: dict[str, Any] = {"stage": stage.value, "turn": self.turn, "deadline": self.deadline}
+        acting = self.acting()
+        if acting is not None:
+            event["acting"] = acting
+        self._event(out, "phase", at, **event)
+
+    def _seconds_for(self, stage: Stage) -> float | None:
+        """How long the stage lasts: the game's durations, or in a turn the table's clock."""
+        if stage.kind is StageKind.TURN:
+            seat = self.acting()
+            if self.turn_clock.mode == "turn":
+                return float(self.turn_clock.seconds)
+            if self.turn_clock.mode == "player" and seat is not None:
+                return self.banks.setdefault(seat, float(self.turn_clock.seconds))
+        seconds = self.require_session().durations().get(stage)
+        return None if seconds is None else float(seconds)
 
     # Snapshots ---------------------------------------------------------------------------------
 
@@ -279,6 +354,10 @@ class Table:
             "stage": self.stage.value,
             "deadline": self.deadline,
             "paused_remaining": self.paused_remaining,
+            "held": self.held,
+            "hold_reason": self.hold_reason,
+            "turn_clock": self.turn_clock.to_dict(),
+            "banks": {str(k): v for k, v in sorted(self.banks.items())},
             "ready": sorted(self.ready),
             "submissions": {str(k): v for k, v in sorted(self.submissions.items())},
             "seq": self.seq,
@@ -302,13 +381,18 @@ class Table:
             load_setup(data["setup"]),
             data["host_hash"],
             data["created_at"],
+            turn_clock=TurnClock.from_dict(data.get("turn_clock") or {}),
         )
         table.seats = {s["number"]: Seat(**s) for s in data["seats"]}
         if data["session"] is not None:
             table.session = load_session(data["session"], steps)
-        table.stage = Stage(data["stage"])
+        table.stage = table.game.stage(data["stage"])
         table.deadline = data["deadline"]
         table.paused_remaining = data["paused_remaining"]
+        # Snapshots from before untimed stages existed: paused exactly when time was kept.
+        table.held = bool(data.get("held", data["paused_remaining"] is not None))
+        table.hold_reason = data.get("hold_reason")
+        table.banks = {int(k): float(v) for k, v in (data.get("banks") or {}).items()}
         table.ready = set(data["ready"])
         table.submissions = {int(k): v for k, v in data["submissions"].items()}
         table.seq = data["seq"]

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from companion.state import State
+from companion.local_cluster.state import State
 from vision.errors import CameraUnavailable, ImageError, VisionError
 
 Image = npt.NDArray[np.uint8]
@@ -151,7 +151,7 @@ class SimulatedSource(_Closing):
         for demonstrating the table screen's discrepancies."""
 
     def read(self) -> Image:
-        from vision.synthetic import Conditions, render
+        from vision.local_cluster.synthetic import Conditions, render
 
         self._check()
         state = self.state()
@@ -175,7 +175,7 @@ def _slip(state: State, rng: random.Random) -> State:
     """The same position with one unit of another type (docked craft dropped)."""
     import dataclasses
 
-    from companion.atoms import UnitType
+    from companion.local_cluster.atoms import UnitType
 
     index = rng.randrange(len(state.units))
     unit = state.units[index]

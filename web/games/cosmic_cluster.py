@@ -2,7 +2,7 @@
 
 Everything here reads the service's views (``TableService.view``); no rule is decided here.
 Which orders a unit may take and what each order did come from the rules core through
-:class:`companion.service.cosmic_cluster.CosmicClusterSession`. The order builder's lines are
+:class:`companion.cosmic.session.CosmicClusterSession`. The order builder's lines are
 written in the A/F module's notation and made canonical by its parser, so the server stores
 exactly the line the builder made and the phone can read its stored sheet back.
 """
@@ -16,6 +16,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from companion.cosmic.afnotation import AFOrder
+from companion.cosmic.session import BUILD, COMMAND, RETREATS
 from companion.errors import OrderSyntaxError
 from companion.service.session import Stage
 from web.errors import PageError
@@ -792,11 +793,11 @@ class CosmicClusterPages:
         )
 
     def _stage_title(self, view: Mapping[str, Any]) -> str:
-        stage = Stage(view["stage"])
+        stage = Stage.from_dict(view["stage_info"])
         position = (view.get("game") or {}).get("position")
-        if stage in (Stage.LOBBY, Stage.OVER) or not position:
+        if not stage.playing or not position:
             return stage.title
-        if stage is Stage.BUILD:
+        if stage == BUILD:
             return f"Winter {position['year']} adjustments"
         return f"{season_title(position)} {stage.title.lower()}"
 
@@ -851,7 +852,7 @@ class CosmicClusterPages:
         )
         if view["stage"] == Stage.LOBBY.value:
             context["home"] = context["home_system"]
-        if view["stage"] == Stage.COMMAND.value and "units" in you:
+        if view["stage"] == COMMAND.value and "units" in you:
             context["builder"] = builder_data(you, game["position"])
         if "retreats" in you:
             context["retreats"] = retreat_choices(you)
@@ -863,11 +864,11 @@ class CosmicClusterPages:
         return {"home": form.get("home", "").strip()}
 
     def submission_from_form(self, stage: str, form: Any) -> str:
-        if stage == Stage.RETREATS.value:
+        if stage == RETREATS.value:
             return "\n".join(
                 str(form[key]) for key in sorted(form) if key.startswith("retreat-") and form[key]
             )
-        if stage == Stage.BUILD.value:
+        if stage == BUILD.value:
             lines = []
             for key in sorted(form):
                 kind = str(form[key]).strip()

@@ -2,7 +2,7 @@
 
 Everything here reads the service's views (``TableService.view``); no rule is decided here.
 Which orders a unit may take, what a build may name and what each order did come from the
-rules core through :class:`companion.service.local_cluster.LocalClusterSession`.
+rules core through :class:`companion.local_cluster.session.LocalClusterSession`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from companion.atoms import REPLENISH_COST, Colour, UnitType, sector_sort_key
+from companion.local_cluster.atoms import REPLENISH_COST, Colour, UnitType, sector_sort_key
+from companion.local_cluster.session import BUILD, COMMAND, RETREATS
 from companion.service.session import Stage
 from web.errors import PageError
 from web.games import BoardCache
@@ -434,7 +435,7 @@ class LocalClusterPages:
         }
         if view["stage"] == Stage.LOBBY.value:
             context["choosing"] = choosing(view)
-        if view["stage"] == Stage.COMMAND.value:
+        if view["stage"] == COMMAND.value:
             context["builder"] = builder_data(you)
         if "income" in you:
             income = you["income"]
@@ -455,13 +456,13 @@ class LocalClusterPages:
         return {"colour": colour, "home": home}
 
     def submission_from_form(self, stage: str, form: Any) -> str:
-        if stage == Stage.RETREATS.value:
+        if stage == RETREATS.value:
             lines = []
             for key in sorted(form):
                 if key.startswith("retreat-"):
                     lines.append(f"RETREAT {key.removeprefix('retreat-')} {form[key]}")
             return "\n".join(lines)
-        if stage == Stage.BUILD.value:
+        if stage == BUILD.value:
             if form.get("stockpile"):
                 return "STOCKPILE"
             lines = []

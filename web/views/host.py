@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from companion.settings import HouseRules, SupportRange
+from companion.local_cluster.settings import HouseRules, SupportRange
 from web import panels
 from web.errors import PageError
 from web.security import (
@@ -155,7 +155,12 @@ def _new_table(table_id: str) -> str:
         raise PageError(
             400, f"There is no game called {game!r}; choose {' or '.join(GAMES.values())}."
         )
-    new_id, secret = service().create_table(form.get("name", ""), players, rules=rules, game=game)
+    options = rules.to_dict()
+    if game == "cosmic-cluster":
+        options = {name: options[name] for name in RULE_FIELDS}
+    new_id, secret = service().create_table(
+        form.get("name", ""), players, options=options, game=game
+    )
     remember_host(new_id, secret)
     host_link = panels.public_url("host.login", table_id=new_id, secret=secret)
     return render_template(

@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from companion.service.session import Stage
+from companion import games
 from web import panels
 from web.errors import PageError, wants_json
 from web.games import pages_for
@@ -122,12 +122,14 @@ def form(table_id: str) -> Response | BaseResponse:
     """The retreat and build forms: turned into the game's notation, then submitted."""
     seat = require_seat(table_id)
     stage = request.form.get("stage", "")
-    current = service().view(table_id)["stage"]
-    if stage != current:
+    with service().lock:
+        current = service().table(table_id).stage
+    info = _game(table_id)
+    if stage != current.value:
         raise PageError(
             409,
-            f"This form was for the {_title(stage)} phase, which has ended; it is now "
-            f"{_title(current)}.",
+            f"This form was for the {_title(info, stage)} phase, which has ended; it is now "
+            f"{current.title}.",
         )
     game = pages_for(panels.game_of(table_id))
     text = game.submission_from_form(stage, request.form)
@@ -145,8 +147,8 @@ def ready(table_id: str) -> Response | BaseResponse:
     stage = None
     if stage_text:
         try:
-            stage = Stage(stage_text)
-        except ValueError:
+            stage = _game(table_id).stage(str(stage_text))
+        except games.UnknownGameError:
             raise PageError(400, f"there is no phase called {stage_text!r}") from None
     done = service().set_ready(table_id, seat, is_ready, stage=stage)
     return _done(table_id, ready=done)
@@ -160,8 +162,13 @@ def _payload() -> Mapping[str, Any]:
     return request.form
 
 
-def _title(stage: str) -> str:
+def _game(table_id: str) -> games.Game:
+    with service().lock:
+        return service().table(table_id).game
+
+
+def _title(info: games.Game, stage: str) -> str:
     try:
-        return Stage(stage).title
-    except ValueError:
+        return info.stage(stage).title
+    except games.UnknownGameError:
         return repr(stage)
