@@ -1,111 +1,213 @@
-"""Benchmarks of board recognition: accuracy over rendered 8-empire, 48-sector boards across
-the conditions of :meth:`vision.local_cluster.synthetic.Conditions.random`, and speed on one core.
+"""Benchmarks of Local Cluster's board recognition (issue 18): accuracy over pictures drawn by
+the renderer under unkind conditions, by how many pixels per millimetre the board has, and
+speed on one core.
 
-``python -m benchmarks.vision [--quick] [--json]``. Accuracy: tile identity and adjacency
-where markers are visible, visible slots read correctly, and no confident wrong reading on
-occluded slots. Speed: median of :func:`vision.local_cluster.recognize.recognize` at 1920x1080
-and at
-4608x2592 with ``cv2.setNumThreads(1)``.
+``python -m benchmarks.vision [--quick] [--json] [--boards N] [--cache DIR]``.
+
+The pictures (:func:`boards`) mix what a camera over a table gives: 1080p frames of a whole
+8-player board (about 0.5-0.7 px/mm), 1080p frames of a small board (about 1 px/mm), full-
+resolution stills (1.1-1.7 px/mm) and frames taken from too far (below 0.5 px/mm), each
+under conditions drawn with :meth:`Conditions.random` (hands, dark sleeves, glare, warm light,
+JPEG 60-95, paper whites, mats, tokens up to 3 mm off-centre and 10 degrees turned, tiles
+with gaps and turned, face prints glued a little off, dark printing, Bayer demosaicing).
+
+Counted per picture: a tile is *visible* when nothing lies over its marker and glare does
+not wash it out; a slot is *occluded* when a hand, a sleeve or strong glare (over 0.2 of
+paper white) comes within 3 mm of its outline, otherwise *visible*. A visible slot is right
+when its reading equals what was drawn (empty, or the token's colour and unit type); an
+unknown reading is not right. Any known reading that is not right is *confidently wrong*,
+visible or occluded: the target is none. Below 0.5 px/mm the picture must be reported
+unusable (a note and a non-zero exit), never a silent success.
 """
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
+import json
+import pickle
 import random
 import statistics
+import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 import cv2
 
 from benchmarks.machine import header, machine_info
-from benchmarks.runner import command
-from companion.local_cluster.state import State
+from companion.local_cluster.atoms import SectorId
 from vision.errors import VisionError
-from vision.local_cluster.recognize import recognize
-from vision.local_cluster.synthetic import Conditions, render, sample_state
+from vision.local_cluster.recognize import Recognition, recognize
+from vision.local_cluster.synthetic import Conditions, Rendered, render, sample_state
+from vision.readers import Quality
 
-BOARDS = 200
+BOARDS = 120
 QUICK_BOARDS = 2
+SEED = 2026
 SPEED_RUNS = 9
 QUICK_SPEED_RUNS = 1
-TARGET_1080_MS = 60.0
+TARGET_1080_MS = 30.0
 TARGET_STILL_MS = 300.0
+TARGET_RIGHT = 0.99
+BANDS = (("below 0.5", 0.0, 0.5), ("0.5 to 1", 0.5, 1.0), ("1 and above", 1.0, 99.0))
+KINDS = (
+    # (share, players, picture size, fill)
+    (0.30, (8,), (1920, 1080), (0.8, 0.95)),
+    (0.30, (2, 3), (1920, 1080), (0.85, 0.95)),
+    (0.15, (6, 8), (3264, 1836), (0.8, 0.95)),
+    (0.10, (6, 8), (4608, 2592), (0.8, 0.95)),
+    (0.15, (5, 6, 8), (1920, 1080), (0.3, 0.6)),
+)
 
 
-def bench_accuracy(boards: int) -> dict[str, Any]:
-    rng = random.Random(2026)
-    totals = dict.fromkeys(
-        (
-            "tiles_visible",
-            "tiles_found",
-            "tiles_wrong",
-            "edges_expected",
-            "edges_right",
-            "edges_extra",
-            "slots_visible",
-            "slots_right",
-            "slots_unknown",
-            "slots_wrong",
-            "occluded",
-            "occluded_wrong",
-            "failed",
-        ),
-        0,
-    )
-    states: dict[int, State] = {}
-    for board in range(boards):
-        seed = 1 + board % 20
-        state = states.get(seed) or states.setdefault(seed, sample_state(seed))
-        rendered = render(state, Conditions.random(rng))
-        try:
-            scan = recognize(rendered.image, expected=len(state.galaxy.ids)).scan
-        except VisionError:
-            totals["failed"] += 1
+@dataclasses.dataclass(frozen=True)
+class Board:
+    """One benchmark picture to draw: a position and how it is photographed."""
+
+    index: int
+    state_seed: int
+    players: int
+    conditions: Conditions
+
+
+def boards(count: int, seed: int = SEED) -> list[Board]:
+    """The benchmark's pictures, the same for the same ``count`` and ``seed``."""
+    out = []
+    for index in range(count):
+        rng = random.Random(seed * 100_003 + index)
+        pick = rng.random()
+        kind = KINDS[-1]
+        for kind in KINDS:
+            if pick < kind[0]:
+                break
+            pick -= kind[0]
+        _, players, (width, height), fill = kind
+        conditions = Conditions.random(rng, width=width, height=height, fill=fill)
+        out.append(Board(index, rng.randrange(1, 40), rng.choice(players), conditions))
+    return out
+
+
+def rendered(board: Board, cache: Path | None = None) -> tuple[Rendered, tuple[SectorId, ...]]:
+    """The board's picture and its sectors, drawn (or read back from ``cache``)."""
+    path = None if cache is None else cache / f"board-{board.index:04d}.pickle"
+    if path is not None and path.exists():
+        with path.open("rb") as handle:
+            found: tuple[Rendered, tuple[SectorId, ...]] = pickle.load(handle)
+        if found[0].conditions == board.conditions:
+            return found
+    state = sample_state(board.state_seed, board.players)
+    result = (render(state, board.conditions), tuple(state.galaxy.ids))
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as handle:
+            pickle.dump(result, handle)
+    return result
+
+
+def _band(px_per_mm: float) -> str:
+    return next(name for name, low, high in BANDS if low <= px_per_mm < high)
+
+
+def _count(picture: Rendered, found: Recognition | None, totals: dict[str, int]) -> list[str]:
+    """Add one picture's figures to ``totals``; the confidently wrong readings, described."""
+    wrong = []
+    totals["pictures"] += 1
+    if found is None:
+        totals["failed"] += 1
+        for truth in picture.tiles.values():
+            totals["tiles_visible"] += truth.marker_visible
+            totals["slots_visible"] += len(truth.slots) - len(truth.occluded)
+            totals["slots_occluded"] += len(truth.occluded)
+        return wrong
+    totals[f"quality_{found.quality.value}"] += 1
+    scan = found.scan
+    seen = set(scan.sectors)
+    for sector, truth in picture.tiles.items():
+        if truth.marker_visible:
+            totals["tiles_visible"] += 1
+            totals["tiles_found"] += sector in seen
+        tile = scan.tile(sector)
+        if tile is None:
+            totals["slots_visible"] += len(truth.slots) - len(truth.occluded)
+            totals["slots_occluded"] += len(truth.occluded)
             continue
-        seen = set(scan.sectors)
-        for sector, truth in rendered.tiles.items():
-            if truth.marker_visible:
-                totals["tiles_visible"] += 1
-                totals["tiles_found"] += sector in seen
-            tile = scan.tile(sector)
-            if tile is None:
-                continue
-            for reading in tile.slots:
-                want = truth.slots[reading.slot]
-                same = (reading.state, reading.colour, reading.kind) == (
-                    want.state,
-                    want.colour,
-                    want.kind,
+        for reading in tile.slots:
+            want = truth.slots[reading.slot]
+            same = (reading.state, reading.colour, reading.kind) == (
+                want.state,
+                want.colour,
+                want.kind,
+            )
+            occluded = reading.slot in truth.occluded
+            where = "occluded" if occluded else "visible"
+            totals[f"slots_{where}"] += 1
+            if reading.known and not same:
+                totals[f"wrong_{where}"] += 1
+                wrong.append(
+                    f"{sector} {reading.slot} ({where}): {want.describe()} read as "
+                    f"{reading.describe()} at {reading.confidence:.2f}"
                 )
-                if reading.slot in truth.occluded:
-                    totals["occluded"] += 1
-                    totals["occluded_wrong"] += reading.known and not same
-                else:
-                    totals["slots_visible"] += 1
-                    totals["slots_right"] += reading.known and same
-                    totals["slots_unknown"] += not reading.known
-                    totals["slots_wrong"] += reading.known and not same
-        totals["tiles_wrong"] += len(seen - set(state.galaxy.ids))
-        expected = {e for e in state.galaxy.edges if e[0] in seen and e[1] in seen}
-        found = set(scan.adjacency)
-        totals["edges_expected"] += len(expected)
-        totals["edges_right"] += len(expected & found)
-        totals["edges_extra"] += len(found - expected)
-    return {"boards": boards, **totals}
+            elif not occluded:
+                totals["slots_right"] += reading.known
+                totals["slots_unknown"] += not reading.known
+    totals["tiles_wrong"] += len(seen - set(picture.tiles))
+    return wrong
+
+
+def bench_accuracy(count: int, cache: Path | None = None, seed: int = SEED) -> dict[str, Any]:
+    """Accuracy over ``count`` pictures, by resolution band."""
+    bands: dict[str, dict[str, int]] = {name: _zero() for name, _, _ in BANDS}
+    wrong: list[str] = []
+    silent = []
+    for board in boards(count, seed):
+        picture, sectors = rendered(board, cache)
+        band = _band(picture.px_per_mm)
+        try:
+            found: Recognition | None = recognize(picture.image, expected=sectors)
+        except VisionError:
+            found = None
+        for line in _count(picture, found, bands[band]):
+            wrong.append(f"picture {board.index} ({picture.px_per_mm:.2f} px/mm): {line}")
+        if band == BANDS[0][0] and found is not None and found.quality is not Quality.UNUSABLE:
+            silent.append(board.index)
+    return {"pictures": count, "seed": seed, "bands": bands, "wrong": wrong, "silent": silent}
+
+
+def _zero() -> dict[str, int]:
+    keys = (
+        "pictures",
+        "failed",
+        "quality_good",
+        "quality_coarse",
+        "quality_unusable",
+        "tiles_visible",
+        "tiles_found",
+        "tiles_wrong",
+        "slots_visible",
+        "slots_right",
+        "slots_unknown",
+        "slots_occluded",
+        "wrong_visible",
+        "wrong_occluded",
+    )
+    return dict.fromkeys(keys, 0)
 
 
 def bench_speed(width: int, height: int, runs: int) -> dict[str, Any]:
+    """``recognize`` on one picture of a busy 8-player board, one thread, CPU time."""
     cv2.setNumThreads(1)
     state = sample_state(7)
-    image = render(state, Conditions(width=width, height=height, seed=11, tilt=15, blur=0.5)).image
-    expected = len(state.galaxy.ids)
-    recognize(image, expected=expected)  # warm up: masks, detector
+    conditions = Conditions(width=width, height=height, seed=11, tilt=15, blur=0.5)
+    image = render(state, conditions).image
+    expected = state.galaxy.ids
+    recognize(image, expected=expected)  # warm up: layouts, detector
     times = []
     for _ in range(runs):
-        start = time.perf_counter()
+        start = time.process_time()
         recognize(image, expected=expected)
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return {
         "width": width,
         "height": height,
@@ -114,15 +216,23 @@ def bench_speed(width: int, height: int, runs: int) -> dict[str, Any]:
     }
 
 
-def run(*, quick: bool = False) -> dict[str, Any]:
+def run(
+    *, quick: bool = False, boards_count: int | None = None, cache: Path | None = None
+) -> dict[str, Any]:
     machine = machine_info()
-    accuracy = bench_accuracy(QUICK_BOARDS if quick else BOARDS)
+    count = boards_count or (QUICK_BOARDS if quick else BOARDS)
+    accuracy = bench_accuracy(count, cache)
     runs = QUICK_SPEED_RUNS if quick else SPEED_RUNS
     # The quick mode (a smoke run) times smaller pictures: rendering a still takes seconds.
     shrink = 2 if quick else 1
     hd = bench_speed(1920 // shrink, 1080 // shrink, runs)
     still = bench_speed(4608 // shrink, 2592 // shrink, runs)
-    visible = max(1, accuracy["slots_visible"])
+    fine = accuracy["bands"][BANDS[2][0]]
+    right = fine["slots_right"] / max(1, fine["slots_visible"])
+    above = [b for name, b in accuracy["bands"].items() if name != BANDS[0][0]]
+    visible = sum(b["tiles_visible"] for b in above)
+    found = sum(b["tiles_found"] for b in above)
+    wrong = sum(b["wrong_visible"] + b["wrong_occluded"] for b in accuracy["bands"].values())
     return {
         "suite": "vision",
         "quick": quick,
@@ -130,20 +240,21 @@ def run(*, quick: bool = False) -> dict[str, Any]:
         "accuracy": accuracy,
         "speed": {"1080p": hd, "still": still},
         "targets": {
-            "slots_right_share": {
-                "target": 0.995,
-                "measured": accuracy["slots_right"] / visible,
-                "passed": accuracy["slots_right"] / visible >= 0.995,
+            "confidently_wrong": {"target": 0, "measured": wrong, "passed": wrong == 0},
+            "slots_right_from_1_px_per_mm": {
+                "target": TARGET_RIGHT,
+                "measured": right,
+                "passed": right >= TARGET_RIGHT,
             },
-            "tiles_found_share": {
+            "tiles_found_from_0.5_px_per_mm": {
                 "target": 1.0,
-                "measured": accuracy["tiles_found"] / max(1, accuracy["tiles_visible"]),
-                "passed": accuracy["tiles_found"] == accuracy["tiles_visible"],
+                "measured": found / max(1, visible),
+                "passed": found == visible,
             },
-            "occluded_wrong": {
+            "below_0.5_px_per_mm_reported": {
                 "target": 0,
-                "measured": accuracy["occluded_wrong"],
-                "passed": accuracy["occluded_wrong"] == 0,
+                "measured": len(accuracy["silent"]),
+                "passed": not accuracy["silent"],
             },
             "1080p_ms": {
                 "target": TARGET_1080_MS,
@@ -162,20 +273,24 @@ def run(*, quick: bool = False) -> dict[str, Any]:
 def format_report(results: dict[str, Any]) -> str:
     a = results["accuracy"]
     lines = [*header("vision", results["machine"], quick=results["quick"]), ""]
-    lines.append(
-        f"a) accuracy over {a['boards']} rendered boards ({a['failed']} without a usable card): "
-        f"tiles {a['tiles_found']}/{a['tiles_visible']} visible found, "
-        f"{a['tiles_wrong']} wrong ids; "
-        f"edges {a['edges_right']}/{a['edges_expected']}, {a['edges_extra']} extra"
-    )
-    lines.append(
-        f"   slots: {a['slots_right']}/{a['slots_visible']} visible right, {a['slots_unknown']} "
-        f"unknown, {a['slots_wrong']} wrong; occluded {a['occluded']}, {a['occluded_wrong']} "
-        "confidently wrong"
-    )
+    lines.append(f"a) accuracy over {a['pictures']} rendered pictures (seed {a['seed']})")
+    for name, b in a["bands"].items():
+        visible = max(1, b["slots_visible"])
+        lines.append(
+            f"   {name} px/mm: {b['pictures']} pictures ({b['failed']} without a usable "
+            f"card; quality good {b['quality_good']}, coarse {b['quality_coarse']}, unusable "
+            f"{b['quality_unusable']}); tiles {b['tiles_found']}/{b['tiles_visible']} visible "
+            f"found, {b['tiles_wrong']} wrong ids; slots {b['slots_right']}/"
+            f"{b['slots_visible']} visible right ({b['slots_right'] / visible:.2%}), "
+            f"{b['slots_unknown']} unknown, {b['wrong_visible']} wrong; occluded "
+            f"{b['slots_occluded']}, {b['wrong_occluded']} wrong"
+        )
+    for line in a["wrong"][:20]:
+        lines.append(f"   wrong: {line}")
     for key, value in results["speed"].items():
         lines.append(
-            f"b) speed {key} {value['width']}x{value['height']}: median {value['median_ms']:.1f} ms"
+            f"b) speed {key} {value['width']}x{value['height']}: median {value['median_ms']:.1f} "
+            "ms (CPU time, one thread)"
         )
     for name, t in results["targets"].items():
         lines.append(
@@ -186,14 +301,23 @@ def format_report(results: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    return command(
-        argv,
-        out,
-        prog="python -m benchmarks.vision",
-        description="Benchmarks of board recognition.",
-        run=run,
-        report=format_report,
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.vision", description="Benchmarks of board recognition."
     )
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--quick", action="store_true", help="a fast smoke run (2 pictures)")
+    parser.add_argument("--boards", type=int, help=f"how many pictures (default {BOARDS})")
+    parser.add_argument(
+        "--cache", type=Path, help="keep the drawn pictures here and reuse them next time"
+    )
+    args = parser.parse_args(argv)
+    stream = out if out is not None else sys.stdout
+    results = run(quick=args.quick, boards_count=args.boards, cache=args.cache)
+    if args.json:
+        stream.write(json.dumps(results, indent=2, sort_keys=True) + "\n")
+    else:
+        stream.write(format_report(results) + "\n")
+    return 0
 
 
 if __name__ == "__main__":

@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 
 from vision.local_cluster.kit import load_kit
-from vision.local_cluster.recognize import RESCUE_MAX_BITS_WRONG, _rescued, find_markers
+from vision.local_cluster.markers import RESCUE_MAX_BITS_WRONG, _rescued, find_markers
+from vision.local_cluster.recognize import recognize
 from vision.local_cluster.synthetic import Conditions, render, sample_state
+from vision.readers import Quality
 
 CELL = 12
 KIT = load_kit()
@@ -68,27 +70,39 @@ def test_a_blank_sticker_is_no_tile() -> None:
     assert _read(picture, sticker, corners, set()) == []
 
 
+# 26 degrees of tilt, 1.2 px of blur, JPEG 75, glare on the card: the far edge's markers are
+# small (0.45 px/mm at the board's centre).
+TILTED = Conditions(rotation=288.67, tilt=25.96, tilt_direction=100.93, fill=0.845, kelvin=5815,
+              brightness=0.639, blur=1.156, noise=2.77, jpeg=75, shadow=0.183, hands=1,
+              seed=230393993)  # fmt: skip
+# A spread-out layout filling 82 % of the frame (0.51 px/mm).
+SPREAD = Conditions(rotation=249.70, tilt=3.43, tilt_direction=222.15, fill=0.821, kelvin=4377,
+              brightness=0.825, blur=1.048, noise=1.25, jpeg=75, shadow=0.318, hands=1,
+              seed=1154602045)  # fmt: skip
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    ("seed", "conditions", "marker"),
-    [
-        # 26 degrees of tilt, 1.2 px of blur, JPEG 75: S37 at the far edge is 18 px wide.
-        (10, dict(rotation=288.67, tilt=25.96, tilt_direction=100.93, fill=0.845,
-                  kelvin=5815, brightness=0.639, blur=1.156, noise=2.77, jpeg=75,
-                  shadow=0.183, hand=True, seed=230393993), 37),
-        # A spread-out layout filling 82 % of the frame: S33 is 17 px wide.
-        (2, dict(rotation=249.70, tilt=3.43, tilt_direction=222.15, fill=0.821,
-                 kelvin=4377, brightness=0.825, blur=1.048, noise=1.25, jpeg=75,
-                 shadow=0.318, hand=True, seed=1154602045), 33),
-    ],
-)  # fmt: skip
-def test_small_blurred_markers_are_found_when_the_game_expects_them(
-    seed: int, conditions: dict[str, object], marker: int
-) -> None:
-    state = sample_state(seed)
-    rendered = render(state, Conditions(**conditions))
+def test_small_blurred_markers_are_found_when_the_game_expects_them() -> None:
+    state = sample_state(2)
+    rendered = render(state, SPREAD)
+    assert rendered.px_per_mm >= 0.5
     gray = cv2.cvtColor(rendered.image, cv2.COLOR_BGR2GRAY)
     visible = {int(s[1:]) for s, t in rendered.tiles.items() if t.marker_visible}
-    assert marker in visible
     found = {m.id for m in find_markers(gray, KIT, expected=len(state.galaxy.ids))}
-    assert found - set(KIT.card.markers) == visible
+    assert visible <= found - set(KIT.card.markers)
+
+
+@pytest.mark.slow
+def test_markers_too_small_to_find_are_named_and_the_picture_called_unusable() -> None:
+    """Below half a pixel per mm a visible tile may go unfound: never silently (issue 18)."""
+    state = sample_state(10)
+    rendered = render(state, TILTED)
+    assert rendered.px_per_mm < 0.5
+    found = recognize(rendered.image, expected=state.galaxy.ids)
+    visible = {s for s, t in rendered.tiles.items() if t.marker_visible}
+    unfound = visible - {t.sector for t in found.tiles}
+    assert unfound
+    assert found.quality is Quality.UNUSABLE
+    named = next(note for note in found.notes if note.startswith("not found:"))
+    assert all(sector in named.split(": ", 1)[1].split(" (")[0].split(", ") for sector in unfound)
+    assert any("too small" in note and "closer" in note for note in found.notes)

@@ -20,8 +20,8 @@ from companion.local_cluster.board_scan import BoardScan
 from companion.service import TableService
 from vision.attachment import attach
 from vision.errors import VisionError
+from vision.local_cluster.printing import card as draw_card
 from vision.local_cluster.reader import READER, ExpectationError, Expected
-from vision.local_cluster.synthetic import draw_card
 from vision.readers import (
     CameraReader,
     Image,

@@ -1,14 +1,25 @@
-"""Recognition on rendered boards: tiles, adjacency (R1.1), slots, occlusion and lighting."""
+"""Recognition on rendered boards (issue 18): tiles, adjacency (R1.1), slots, and no
+confident mistake under hands, sleeves, glare, dark printing, tokens placed by hand, small or
+blurred pictures."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
+from companion.local_cluster.board_scan import SlotState
 from companion.local_cluster.state import State
-from vision.local_cluster.recognize import recognize
+from vision.errors import CardNotFound
+from vision.local_cluster.recognize import Recognition, recognize
 from vision.local_cluster.synthetic import Conditions, Rendered, render, sample_state
+from vision.readers import Quality
+
+CLEAR = Conditions(seed=1, noise=1.0, jpeg=90)
+"""A 1080p picture of a small board (about 0.94 pixels per mm), nothing in the way."""
+FINE = dataclasses.replace(CLEAR, width=2304, height=1296)
+"""The same a little finer (about 1.12 pixels per mm): where every slot must be read."""
 
 
 @pytest.fixture(scope="module")
@@ -16,79 +27,228 @@ def state() -> State:
     return sample_state(3)
 
 
-def _wrong(rendered: Rendered, state: State) -> tuple[list[str], list[str], list[str]]:
-    """(wrong visible slots, unknown visible slots, confidently wrong occluded slots)."""
-    scan = recognize(rendered.image).scan
-    wrong, unknown, occluded_wrong = [], [], []
+@pytest.fixture(scope="module")
+def small() -> State:
+    """A 3-player board: 18 tiles, about 0.94 px/mm in a 1080p picture."""
+    return sample_state(5, 3)
+
+
+@dataclasses.dataclass
+class Tally:
+    wrong: list[str]
+    """Visible slots read as something they are not."""
+    unknown: list[str]
+    occluded_wrong: list[str]
+    right: int
+    visible: int
+
+
+def _tally(rendered: Rendered, found: Recognition | None = None) -> Tally:
+    found = found or recognize(rendered.image, expected=list(rendered.tiles))
+    tally = Tally([], [], [], 0, 0)
     for sector, truth in rendered.tiles.items():
-        tile = scan.tile(sector)
+        tile = found.scan.tile(sector)
         if tile is None:
             continue
         for reading in tile.slots:
-            expected = truth.slots[reading.slot]
+            want = truth.slots[reading.slot]
             same = (reading.state, reading.colour, reading.kind) == (
-                expected.state,
-                expected.colour,
-                expected.kind,
+                want.state,
+                want.colour,
+                want.kind,
             )
+            where = f"{sector} {reading.slot}: {want.describe()} read {reading.describe()}"
             if reading.slot in truth.occluded:
                 if reading.known and not same:
-                    occluded_wrong.append(f"{sector} {reading.slot}")
-            elif not reading.known:
-                unknown.append(f"{sector} {reading.slot}")
+                    tally.occluded_wrong.append(where)
+                continue
+            tally.visible += 1
+            if not reading.known:
+                tally.unknown.append(where)
             elif not same:
-                wrong.append(f"{sector} {reading.slot}: {reading.describe()}")
-    return wrong, unknown, occluded_wrong
+                tally.wrong.append(where)
+            else:
+                tally.right += 1
+    return tally
 
 
 def test_every_tile_and_shared_edge_is_read_from_a_clear_picture(state: State) -> None:
-    scan = recognize(render(state, Conditions(seed=1)).image).scan
+    """R1.1: tiles whose outlines share an edge are adjacent."""
+    scan = recognize(render(state, CLEAR).image).scan
     assert sorted(scan.sectors) == sorted(state.galaxy.ids)
     assert set(scan.adjacency) == set(state.galaxy.edges)
 
 
+def test_a_clear_picture_at_a_pixel_per_mm_reads_every_slot(small: State) -> None:
+    rendered = render(small, FINE)
+    assert rendered.px_per_mm >= 1.0
+    tally = _tally(rendered)
+    assert tally.wrong == [] and tally.unknown == []
+
+
 @pytest.mark.parametrize("kelvin", [2700, 6500])
-def test_colours_hold_under_warm_and_cool_light(state: State, kelvin: float) -> None:
-    rendered = render(state, Conditions(kelvin=kelvin, seed=2, noise=2))
-    wrong, unknown, _ = _wrong(rendered, state)
-    assert wrong == []
-    assert len(unknown) <= 3
+def test_warm_and_cool_light_give_no_wrong_colour(small: State, kelvin: float) -> None:
+    tally = _tally(render(small, dataclasses.replace(FINE, kelvin=kelvin, noise=2)))
+    assert tally.wrong == [] and tally.occluded_wrong == []
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("seed", range(16))
-def test_random_conditions_never_give_a_confident_wrong_reading(state: State, seed: int) -> None:
-    conditions = Conditions.random(random.Random(seed))
-    rendered = render(state, conditions)
-    wrong, _, occluded_wrong = _wrong(rendered, state)
-    assert wrong == []
-    assert occluded_wrong == []
+@pytest.mark.parametrize(
+    "kelvin",
+    [
+        pytest.param(
+            2700,
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="issue 18, not met yet: under 2700 K white balance amplifies the blue "
+                "channel's noise and about 1 empty strike-craft slot in 10 reads unknown "
+                "(never wrong)",
+            ),
+        ),
+        6500,
+    ],
+)
+def test_warm_and_cool_light_read_99_percent_of_slots(small: State, kelvin: float) -> None:
+    tally = _tally(render(small, dataclasses.replace(FINE, kelvin=kelvin, noise=2)))
+    assert tally.right >= 0.99 * tally.visible, tally.unknown
+
+
+def test_tokens_dropped_by_hand_off_centre_and_turned_are_read(small: State) -> None:
+    """Tokens up to 3 mm off their slot's centre and turned up to 10 degrees (issue 18)."""
+    placed = dataclasses.replace(CLEAR, token_offset=3.0, token_turn=10.0, seed=2)
+    tally = _tally(render(small, placed))
+    assert tally.wrong == []
+    assert tally.right >= 0.99 * tally.visible, tally.unknown
+
+
+def test_strike_craft_next_to_strike_craft_are_read(small: State) -> None:
+    """Each strike-craft slot is read on its own, whatever its neighbours hold (issue 18)."""
+    rendered = render(small, dataclasses.replace(CLEAR, token_offset=3.0, seed=3))
+    tally = _tally(rendered)
+    craft = [w for w in tally.wrong + tally.unknown if " craft" in w]
+    assert craft == []
+
+
+def test_dark_printing_does_not_make_dark_tokens_empty(small: State) -> None:
+    """A tile background printed far darker than the kit says, under dim light: dark units
+    and strike craft are never read as empty (issue 18)."""
+    dark = dataclasses.replace(CLEAR, dark_tiles=0.45, brightness=0.6, seed=4)
+    tally = _tally(render(small, dark))
+    assert tally.wrong == []
+    assert tally.right >= 0.97 * tally.visible
+
+
+def _first(state: State, make: object, wanted: object, seeds: int = 30) -> Rendered:
+    for seed in range(seeds):
+        rendered = render(state, make(seed))  # type: ignore[operator]
+        if wanted(rendered):  # type: ignore[operator]
+            return rendered
+    raise AssertionError("no picture of the kind wanted in the seeds tried")
 
 
 def test_a_hand_over_a_marker_reports_that_tile_missing(state: State) -> None:
-    for seed in range(20):
-        rendered = render(state, Conditions(hand=True, seed=seed))
-        hidden = [s for s, t in rendered.tiles.items() if not t.marker_visible]
-        if hidden:
-            break
+    rendered = _first(
+        state,
+        lambda seed: Conditions(hands=1, seed=seed),
+        lambda r: any(not t.marker_visible for t in r.tiles.values()),
+    )
+    hidden = [s for s, t in rendered.tiles.items() if not t.marker_visible]
     scan = recognize(rendered.image).scan
-    assert hidden
     assert any(scan.tile(sector) is None for sector in hidden)
 
 
-def test_a_covered_slot_is_unknown_not_guessed(state: State) -> None:
-    for seed in range(20):
-        rendered = render(state, Conditions(hand=True, seed=seed))
-        if any(t.occluded and t.marker_visible for t in rendered.tiles.values()):
-            break
-    _, _, occluded_wrong = _wrong(rendered, state)
-    assert occluded_wrong == []
+def test_a_covered_slot_is_unknown_not_guessed(small: State) -> None:
+    rendered = _first(
+        small,
+        lambda seed: dataclasses.replace(CLEAR, hands=2, sleeves=3, seed=seed),
+        lambda r: sum(len(t.occluded) for t in r.tiles.values()) >= 10,
+    )
+    assert _tally(rendered).occluded_wrong == []
+
+
+def test_a_dark_sleeve_over_an_empty_slot_is_not_read_as_empty(small: State) -> None:
+    """A card sleeve of the tile's own colour hides the slot's outline: unknown (issue 18)."""
+
+    def sleeved(rendered: Rendered) -> bool:
+        return any(
+            truth.slots[name].state is SlotState.EMPTY
+            for truth in rendered.tiles.values()
+            for name in truth.occluded - truth.glared
+        )
+
+    rendered = _first(small, lambda seed: dataclasses.replace(CLEAR, sleeves=3, seed=seed), sleeved)
+    found = recognize(rendered.image)
+    for sector, truth in rendered.tiles.items():
+        tile = found.scan.tile(sector)
+        for name in truth.occluded - truth.glared:
+            reading = None if tile is None else tile.slot(name)
+            want = truth.slots[name]
+            if reading is not None and reading.known:
+                assert (reading.state, reading.colour, reading.kind) == (
+                    want.state,
+                    want.colour,
+                    want.kind,
+                )
+
+
+def test_glare_makes_what_it_covers_unknown_never_something(small: State) -> None:
+    """A strong highlight over the board: no reading under it is wrong (issue 18)."""
+    rendered = _first(
+        small,
+        lambda seed: dataclasses.replace(CLEAR, glare=2, glare_strength=2.0, seed=seed),
+        lambda r: sum(len(t.glared) for t in r.tiles.values()) >= 4,
+    )
+    tally = _tally(rendered)
+    assert tally.wrong == [] and tally.occluded_wrong == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(12))
+def test_random_conditions_never_give_a_confident_wrong_reading(state: State, seed: int) -> None:
+    rendered = render(state, Conditions.random(random.Random(seed)))
+    tally = _tally(rendered)
+    assert tally.wrong == []
+    assert tally.occluded_wrong == []
+
+
+def test_a_picture_too_small_says_so(state: State) -> None:
+    """Below half a pixel per millimetre: unusable, with a note saying what to do."""
+    rendered = render(state, dataclasses.replace(CLEAR, fill=0.6))
+    found = recognize(rendered.image)
+    assert found.px_per_mm is not None and found.px_per_mm < 0.5
+    assert found.quality is Quality.UNUSABLE
+    assert any("too small" in note and "closer" in note for note in found.notes)
+    assert _tally(rendered, found).wrong == []
+
+
+def test_a_picture_too_small_for_any_marker_says_so_not_just_no_card(state: State) -> None:
+    rendered = render(state, dataclasses.replace(CLEAR, fill=0.33))
+    assert rendered.px_per_mm < 0.25
+    with pytest.raises(CardNotFound, match=r"too small or too blurred.*closer"):
+        recognize(rendered.image)
+
+
+def test_a_blurred_picture_says_so(small: State) -> None:
+    found = recognize(render(small, dataclasses.replace(CLEAR, blur=2.5)).image)
+    assert found.quality is not Quality.GOOD
+    assert any("blurred" in note or "soft" in note for note in found.notes)
+
+
+def test_a_board_at_1080p_is_coarse_and_says_a_still_reads_more(state: State) -> None:
+    found = recognize(render(state, CLEAR).image)
+    assert found.quality is Quality.COARSE
+    assert any("still" in note for note in found.notes)
+
+
+def test_expected_tiles_that_are_missing_are_named(small: State) -> None:
+    rendered = render(small, CLEAR)
+    found = recognize(rendered.image, expected=[*rendered.tiles, "S48"])
+    assert any("not found: S48" in note for note in found.notes)
 
 
 def test_r1_1_tiles_sharing_an_edge_are_adjacent_and_touching_corners_are_not() -> None:
     """R1.1: two sectors are adjacent when their tiles share an edge segment; touching corners
     are not adjacency."""
-    from vision.local_cluster.recognize import _adjacent
+    from vision.local_cluster.plane import _adjacent
 
     side = 130.0
     here = ((0.0, 0.0), 3.0)
@@ -98,12 +258,12 @@ def test_r1_1_tiles_sharing_an_edge_are_adjacent_and_touching_corners_are_not() 
     assert not _adjacent(here, ((260.0, 0.0), 0.0), side)  # a gap of a whole tile
 
 
-def test_a_scan_gives_setup_the_games_own_galaxy(state: State) -> None:
+def test_a_scan_gives_setup_the_games_own_galaxy(small: State) -> None:
     from companion.local_cluster.board_scan import galaxy_from_scan
 
-    scanned = galaxy_from_scan(recognize(render(state, Conditions(seed=6)).image).scan)
-    assert scanned.galaxy.edges == state.galaxy.edges
+    scanned = galaxy_from_scan(recognize(render(small, CLEAR).image).scan)
+    assert scanned.galaxy.edges == small.galaxy.edges
     assert {s.id: s.minerals for s in scanned.galaxy.sectors} == {
-        s.id: s.minerals for s in state.galaxy.sectors
+        s.id: s.minerals for s in small.galaxy.sectors
     }
     assert scanned.unread == ()

@@ -13,8 +13,6 @@ from companion.service import TableService
 from companion.service.attachments import ConfigError
 from vision.attachment import attach
 from vision.errors import CameraUnavailable
-from vision.local_cluster.kit import load_kit
-from vision.local_cluster.sheets import PX_PER_MM, marker_sheets
 from vision.local_cluster.synthetic import Conditions, render, sample_state
 from vision.sources.picamera import PicameraSource
 
@@ -76,28 +74,6 @@ def test_scan_without_the_card_says_the_card_is_missing(run, tmp_path: Path) -> 
     cv2.imwrite(str(path), np.full((300, 400, 3), 120, np.uint8))
     done = run("scan", path)
     assert done.code == 2 and "calibration card" in done.err
-
-
-def test_print_kit_writes_pngs_and_a_pdf(run, tmp_path: Path) -> None:
-    done = run("print-kit", tmp_path / "kit")
-    assert done.code == 0, done.err
-    names = sorted(p.name for p in (tmp_path / "kit").iterdir())
-    assert "kit.pdf" in names and "calibration-card.png" in names and "tokens.png" in names
-    assert (tmp_path / "kit" / "kit.pdf").read_bytes().startswith(b"%PDF")
-
-
-def test_the_marker_sheets_print_every_sector_marker_once_at_its_true_size() -> None:
-    kit = load_kit()
-    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, kit.dictionary))
-    detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
-    seen: list[int] = []
-    for sheet in marker_sheets(kit):
-        small = cv2.resize(sheet, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
-        corners, ids, _ = detector.detectMarkers(small)
-        seen += ids.ravel().tolist()
-        sides = [np.linalg.norm(c[0][1] - c[0][0]) * 4 / PX_PER_MM for c in corners]
-        assert all(abs(side - kit.marker_side) < 1.0 for side in sides)
-    assert sorted(seen) == list(range(kit.sectors[0], kit.sectors[1] + 1))
 
 
 def test_report_scan_publishes_and_shows_the_discrepancies(service: TableService) -> None:

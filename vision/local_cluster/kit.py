@@ -34,8 +34,14 @@ class SlotSpec:
     centre: Point
     radius: float
 
-    def outline(self) -> list[Point]:
-        """The slot's outline as a polygon in the tile frame (a circle as 48 points)."""
+    @property
+    def inradius(self) -> float:
+        """The radius of the largest circle inside the shape."""
+        return self.radius / 2 if self.shape == "triangle" else self.radius
+
+    def outline(self, turn: float = 0.0) -> list[Point]:
+        """The slot's outline as a polygon in the tile frame (a circle as 48 points), turned
+        ``turn`` degrees clockwise about its centre."""
         cx, cy = self.centre
         if self.shape == "triangle":
             angles = [-90.0, 30.0, 150.0]
@@ -47,7 +53,8 @@ class SlotSpec:
             angles = [i * 7.5 for i in range(48)]
             r = self.radius
         return [
-            (cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a))) for a in angles
+            (cx + r * math.cos(math.radians(a + turn)), cy + r * math.sin(math.radians(a + turn)))
+            for a in angles
         ]
 
 
@@ -56,29 +63,50 @@ class CardSpec:
     size: Point
     marker_side: float
     marker_frame: float
-    """Each card marker sits on a white sticker like a tile's, inside a square of printed tile
-    this wide, so the card shows how a tile's sticker looks to this camera."""
+    """Each card marker sits on a white square like a tile's, inside a square of printed tile
+    this wide, so the card shows how a tile's white square looks to this camera."""
     markers: dict[int, Point]
     white: tuple[Point, Point]
     ink: tuple[Point, Point]
     swatch_side: float
     swatches: dict[str, Point]
+    cut_line: float
+    """Width of the black line the card is cut out along."""
+    probe_side: float
+    """The black square printed at the centre of every swatch and of the white patch."""
 
 
 @dataclasses.dataclass(frozen=True)
 class Kit:
-    """The whole kit description."""
+    """The whole kit description (docs/physical-kit.md)."""
 
+    version: int
     dictionary: str
     tile_side: float
     marker_side: float
-    sticker_side: float
+    white_side: float
+    """The white square the marker is printed on (its quiet zone and the tile's white)."""
+    bleed: float
+    """How far a tile face's background is printed beyond its cut line."""
+    line_width: float
+    """Width of the slot outlines and of the tile's edge line, centred on the outline."""
     variant_blocks: int
     sectors: tuple[int, int]
-    ring: tuple[float, float]
-    """Where a slot's surround is looked at: this far outside its outline (mm)."""
-    margin: float
-    """How far inside a slot's outline its token is sampled (mm)."""
+    label: Point
+    """Where a face's sector label is centred for variant 0 (turned with the variant)."""
+    label_height: float
+    label_box: Point
+    """The label's box (width, height) for variant 0: no slot reaches into it."""
+    token_scale: float
+    """A token's size relative to its slot outline (circumradius, inradius or radius)."""
+    token_bleed: float
+    """How far a token's colour is printed beyond its cut line (mm)."""
+    token_cut_line: float
+    """Width of the ink line a token is cut out along, centred on its outline (mm)."""
+    placement_offset: float
+    """How far off its slot's centre a token may lie (by hand) and still be read (mm)."""
+    placement_turn: float
+    """How far a token may be turned in its slot and still be read (degrees)."""
     glyph: dict[str, Any]
     colours: dict[str, RGB]
     """The eight empire colours as printed (sRGB)."""
@@ -104,6 +132,17 @@ class Kit:
         h = self.card.marker_side / 2
         return [(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)]
 
+    def label_at(self, variant: int) -> tuple[Point, Point]:
+        """The label's centre and box (width, height) on a tile of ``variant``."""
+        (x, y), (w, h) = self.label, self.label_box
+        for _ in range(variant):
+            x, y, w, h = -y, x, h, w
+        return (x, y), (w, h)
+
+    def token(self, slot: SlotSpec) -> SlotSpec:
+        """The token that fits ``slot``, centred on it: the slot's shape at token scale."""
+        return dataclasses.replace(slot, radius=slot.radius * self.token_scale)
+
 
 def _pair(value: Any) -> Point:
     return (float(value[0]), float(value[1]))
@@ -118,6 +157,7 @@ def parse_kit(data: dict[str, Any]) -> Kit:
     try:
         tile = data["tile"]
         card = data["card"]
+        tokens = data["tokens"]
         variants = tuple(
             tuple(
                 SlotSpec(s["name"], s["kind"], s["shape"], _pair(s["centre"]), float(s["radius"]))
@@ -126,14 +166,23 @@ def parse_kit(data: dict[str, Any]) -> Kit:
             for variant in data["variants"]
         )
         return Kit(
+            version=int(data["version"]),
             dictionary=str(data["aruco"]["dictionary"]),
             tile_side=float(tile["side"]),
             marker_side=float(tile["marker_side"]),
-            sticker_side=float(tile["sticker_side"]),
+            white_side=float(tile["white_side"]),
+            bleed=float(tile["bleed"]),
+            line_width=float(tile["line_width"]),
             variant_blocks=int(tile["variant_blocks"]),
             sectors=(int(tile["sectors"][0]), int(tile["sectors"][1])),
-            ring=(float(data["slot_ring"]["inner"]), float(data["slot_ring"]["outer"])),
-            margin=float(data["slot_margin"]),
+            label=_pair(tile["label"]["centre"]),
+            label_height=float(tile["label"]["height"]),
+            label_box=_pair(tile["label"]["box"]),
+            token_scale=float(tokens["scale"]),
+            token_bleed=float(tokens["bleed"]),
+            token_cut_line=float(tokens["cut_line"]),
+            placement_offset=float(tokens["placement"]["offset"]),
+            placement_turn=float(tokens["placement"]["turn"]),
             glyph=dict(data["glyph"]),
             colours={k: _rgb(v) for k, v in data["colours"].items()},
             printed={k: _rgb(v) for k, v in data["printed"].items()},
@@ -146,6 +195,8 @@ def parse_kit(data: dict[str, Any]) -> Kit:
                 ink=(_pair(card["ink"][0]), _pair(card["ink"][1])),
                 swatch_side=float(card["swatch_side"]),
                 swatches={k: _pair(v) for k, v in card["swatches"].items()},
+                cut_line=float(card["cut_line"]),
+                probe_side=float(card["probe_side"]),
             ),
             variants=variants,
         )

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.local_cluster.atoms import SectorId, sector_sort_key
+from companion.local_cluster.atoms import SectorId
 from companion.local_cluster.board_scan import BoardScan, compare
 from companion.local_cluster.record import GameRecord
 from companion.local_cluster.state import State
@@ -77,7 +77,7 @@ class LocalClusterReader:
     def read(self, frame: Image, *, prior: Expected | None = None) -> Reading[BoardScan]:
         from vision.local_cluster.recognize import recognize
 
-        found = recognize(frame, expected=None if prior is None else len(prior.sectors))
+        found = recognize(frame, expected=None if prior is None else prior.sectors)
         return Reading(found.scan, found.quality, found.notes, found.px_per_mm, found)
 
     def combine(
@@ -112,14 +112,9 @@ class LocalClusterReader:
                 else "craft " + (", ".join(f"{n} {c.value}" for c, n in craft.items()) or "none")
             )
             lines.append(f"  {tile.sector}: " + ", ".join(parts))
-        if prior is not None:
-            seen = set(scan.sectors)
-            absent = [s for s in prior.sectors if s not in seen]
-            if absent:
-                lines.append("not found: " + ", ".join(sorted(absent, key=sector_sort_key)))
-            if prior.state is not None:
-                report = compare(scan, prior.state)
-                lines += [f"differs: {d.text}" for d in report.discrepancies]
+        if prior is not None and prior.state is not None:
+            report = compare(scan, prior.state)
+            lines += [f"differs: {d.text}" for d in report.discrepancies]
         lines += [f"note: {note}" for note in (*scan.notes, *reading.notes)]
         return lines
 
@@ -166,7 +161,7 @@ class LocalClusterReader:
             rotation=rng.uniform(-5, 5),
             tilt=rng.uniform(0, 10),
             kelvin=rng.uniform(3500, 6000),
-            hand=rng.random() < 0.2,
+            hands=1 if rng.random() < 0.2 else 0,
             seed=rng.randrange(2**31),
         )
         return render(state, conditions).image

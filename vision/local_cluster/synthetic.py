@@ -1,10 +1,23 @@
-"""Synthetic boards: a picture of the table drawn from a game state, with ground truth.
+"""Synthetic pictures of a Local Cluster table, with ground truth, for tests, the benchmark
+and the simulated camera.
 
-The renderer draws the kit as printed (tiles, marker stickers, tokens, the calibration card)
-top-down on the table plane, then photographs it: perspective up to 30 degrees of tilt, any
-rotation and scale, a colour temperature of 2700-6500 K, brightness 0.5-1.5, soft shadows, a
-hand over part of the board, blur, sensor noise and JPEG compression. It reads only the kit
-description; it shares no detection or colour code with :mod:`vision.local_cluster.recognize`.
+Written from docs/physical-kit.md and the kit description, not from the recognizer: it
+photographs what ``companion print-kit`` prints (:mod:`vision.local_cluster.printing`) as a
+person would make and use it, and shares nothing with :mod:`vision.local_cluster.recognize`.
+
+The table, in millimetres: a mat (wood, felt, cloth, a black or blue mat, with texture); each
+tile a cardboard square laid on the state's grid with gaps and a few degrees of turn, its face
+print glued a little off and cut a little off its line, printed on the kit's paper by a
+printer with its own colour response (and, now and then, a background printed much darker);
+tokens dropped by hand in their slots, off-centre and turned, cut a little off their line, a
+card-stock thickness showing as a side edge and a contact shadow; the calibration card beside
+the board. Over it: hands (skin of any tone) with their shadows, dark card sleeves lying
+across tiles.
+
+The photograph: a perspective camera up to 30 degrees off vertical, a light of 2700-6500 K,
+brightness, a gradient and vignetting, specular highlights (a sharp core and a wide halo,
+strongest on glossy sleeves), lens blur, a Bayer sensor with shot and read noise and its
+demosaicing, a tone curve, and JPEG at quality 60-95.
 """
 
 from __future__ import annotations
@@ -19,78 +32,163 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from companion.local_cluster.atoms import CARRIER, SectorId, UnitType
+from companion.local_cluster.atoms import SectorId, UnitType
 from companion.local_cluster.board_scan import SlotReading, SlotState
 from companion.local_cluster.state import State
 from vision.errors import VisionError
-from vision.local_cluster.kit import Kit, Point, SlotSpec, load_kit
+from vision.local_cluster import printing
+from vision.local_cluster.kit import RGB, Kit, Point, SlotSpec, load_kit
 
 Image = npt.NDArray[np.uint8]
+Floats = npt.NDArray[np.float32]
 Matrix = npt.NDArray[np.float64]
 
-TABLE_RGB = (150, 112, 78)
-SKIN_RGB = (214, 168, 142)
-EXPOSURE = 0.62
-"""Linear exposure at brightness 1: paper white sits well below clipping, as a camera's
-auto-exposure would leave it."""
+MATS: dict[str, RGB] = {
+    "wood": (150, 112, 78),
+    "dark wood": (82, 56, 40),
+    "green felt": (40, 92, 52),
+    "grey": (128, 128, 124),
+    "white cloth": (228, 228, 222),
+    "black mat": (26, 26, 28),
+    "blue mat": (40, 60, 112),
+}
+PAPERS: dict[str, RGB] = {
+    "bright white": (255, 255, 255),
+    "white": (246, 246, 242),
+    "cream": (250, 244, 226),
+    "recycled grey": (232, 232, 226),
+}
+SLEEVES: tuple[RGB, ...] = (
+    (18, 18, 20),
+    (26, 30, 58),
+    (48, 50, 56),
+    (66, 20, 30),
+    (22, 48, 30),
+    (34, 38, 54),  # the tile's own dark blue-grey
+)
+SKINS: tuple[RGB, ...] = (
+    (236, 196, 174),
+    (214, 168, 142),
+    (176, 124, 96),
+    (120, 80, 58),
+    (84, 56, 42),
+)
+BOARD_EDGES: tuple[RGB, ...] = ((200, 196, 186), (60, 58, 56), (232, 230, 224))
+CARD_GAP = (25.0, 70.0)
+ZONE = 3.0
+"""A slot's ground-truth zone: its outline widened by this (mm), where a token may lie."""
+GLARE_OCCLUDES = 0.2
+"""Glare adding more than this share of paper white over a slot's zone makes it covered."""
+GLARE_HIDES_MARKER = 0.6
 
 
 @dataclasses.dataclass(frozen=True)
 class Conditions:
-    """How the table is lit and photographed."""
+    """How the table is made up, lit and photographed; :meth:`random` draws them all."""
 
     width: int = 1920
     height: int = 1080
+    fill: float = 0.9
+    """Share of the frame the board and card take up (the resolution follows)."""
     rotation: float = 0.0
-    """Degrees the board is turned in the picture."""
     tilt: float = 0.0
     """Degrees the camera looks away from straight down (0-30)."""
     tilt_direction: float = 0.0
-    fill: float = 0.9
-    """Share of the frame the board and card take up."""
-    kelvin: float = 6500.0
+    kelvin: float = 5000.0
     brightness: float = 1.0
+    gradient: float = 0.0
+    """How much darker the far side of the picture is (0-0.5), a lamp off to one side."""
+    vignette: float = 0.0
+    glare: int = 0
+    """Specular highlights in the picture (0-2)."""
+    glare_strength: float = 1.0
+    """A highlight's peak, in units of paper white (up to 2: clipped)."""
     blur: float = 0.0
-    """Gaussian blur sigma in pixels."""
+    """Lens blur, Gaussian sigma in pixels."""
     noise: float = 0.0
-    """Sensor noise, standard deviation in 8-bit steps."""
+    """Read noise in 8-bit steps (shot noise grows with it)."""
     jpeg: int | None = None
-    """JPEG quality the picture is saved with, if any."""
+    bayer: bool = False
+    """Photographed through a Bayer colour filter and demosaiced."""
     shadow: float = 0.0
-    """How much a soft shadow darkens (0-0.5)."""
-    hand: bool = False
+    """How dark the hands' shadows are (0-0.6)."""
+    hands: int = 0
+    sleeves: int = 0
+    mat: str = "wood"
+    paper: str = "bright white"
+    printer: float = 0.0
+    """How far the printer's colours stray from the description (0-1)."""
+    dark_tiles: float = 1.0
+    """The tile background as printed, relative to the description (linear light)."""
+    tile_gap: float = 1.0
+    """Up to this many mm between neighbouring tiles."""
+    tile_turn: float = 1.0
+    face_offset: float = 0.5
+    """How far (mm) and, in degrees twice this, how turned a face print is glued on its tile."""
+    token_offset: float = 0.0
+    """Tokens lie up to this far (mm) from their slot's centre."""
+    token_turn: float = 0.0
+    cut: float = 0.2
+    """Cutting error (mm) of tokens and faces."""
     seed: int = 0
 
     @classmethod
-    def random(cls, rng: random.Random, *, width: int = 1920, height: int = 1080) -> Conditions:
-        """Conditions drawn across the whole range the recognizer must cope with."""
+    def random(
+        cls,
+        rng: random.Random,
+        *,
+        width: int = 1920,
+        height: int = 1080,
+        fill: tuple[float, float] = (0.8, 0.95),
+    ) -> Conditions:
+        """Conditions drawn across the whole range the recognizer must cope with (issue 18)."""
+        glare = rng.choice([0, 0, 1, 1, 2])
         return cls(
             width=width,
             height=height,
+            fill=rng.uniform(*fill),
             rotation=rng.uniform(0, 360),
             tilt=rng.uniform(0, 30),
             tilt_direction=rng.uniform(0, 360),
-            fill=rng.uniform(0.8, 0.95),
             kelvin=rng.uniform(2700, 6500),
-            brightness=rng.uniform(0.5, 1.5),
-            blur=rng.uniform(0, 1.2),
-            noise=rng.uniform(0, 4),
-            jpeg=rng.choice([None, 75, 85, 95]),
-            shadow=rng.uniform(0, 0.4),
-            hand=rng.random() < 0.5,
+            brightness=rng.uniform(0.55, 1.4),
+            gradient=rng.uniform(0, 0.45),
+            vignette=rng.uniform(0, 0.35),
+            glare=glare,
+            glare_strength=rng.uniform(0.3, 2.0),
+            blur=rng.uniform(0, 1.3),
+            noise=rng.uniform(0.5, 4.0),
+            jpeg=rng.choice([None, 60, 70, 80, 90, 95]),
+            bayer=rng.random() < 0.7,
+            shadow=rng.uniform(0.2, 0.6),
+            hands=rng.choice([0, 0, 1, 1, 2]),
+            sleeves=rng.choice([0, 0, 1, 2, 3]),
+            mat=rng.choice(sorted(MATS)),
+            paper=rng.choice(sorted(PAPERS)),
+            printer=rng.uniform(0, 1),
+            dark_tiles=rng.choice([1.0, 1.0, rng.uniform(0.45, 1.35)]),
+            tile_gap=rng.uniform(0, 4),
+            tile_turn=rng.uniform(0, 3),
+            face_offset=rng.uniform(0, 1.5),
+            token_offset=rng.uniform(0, 3.0),
+            token_turn=rng.uniform(0, 10),
+            cut=rng.uniform(0, 0.6),
             seed=rng.randrange(2**31),
         )
 
 
 @dataclasses.dataclass(frozen=True)
 class TileTruth:
-    """What was drawn for one tile: whether its marker is uncovered, and each slot."""
+    """What was drawn for one tile."""
 
     sector: SectorId
     marker_visible: bool
+    """No hand or sleeve over its marker, and no glare that washes it out."""
     slots: Mapping[str, SlotReading]
     occluded: frozenset[str]
-    """Slots the hand covers (or comes within the slot's surround of)."""
+    """Slots with a hand, a sleeve or strong glare within their zone (outline + 3 mm)."""
+    glared: frozenset[str]
+    """Of those, the ones covered by glare only."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,16 +197,106 @@ class Rendered:
     tiles: Mapping[SectorId, TileTruth]
     table_to_image: Matrix
     """Homography from table millimetres to image pixels."""
+    px_per_mm: float
+    """Image pixels per table millimetre at the board's centre."""
     conditions: Conditions
 
 
-# Content ----------------------------------------------------------------------------------------
+# Colour ----------------------------------------------------------------------------------------
 
 
-def _tile_contents(
+def _to_linear(rgb: Any) -> Any:
+    v = np.asarray(rgb, np.float64) / 255.0
+    return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
+
+
+def _to_srgb(linear: Any) -> Any:
+    v = np.clip(np.asarray(linear, np.float64), 0, 1)
+    return np.where(v <= 0.0031308, v * 12.92, 1.055 * v ** (1 / 2.4) - 0.055) * 255.0
+
+
+_LINEAR_LUT = _to_linear(np.arange(256)).astype(np.float32)
+_SRGB_STEPS = 4096
+_SRGB_LUT = np.clip(np.round(_to_srgb(np.arange(_SRGB_STEPS) / (_SRGB_STEPS - 1))), 0, 255).astype(
+    np.uint8
+)
+
+
+def _image_to_linear(image: Image) -> Floats:
+    out: Floats = _LINEAR_LUT[image]
+    return out
+
+
+def _image_to_srgb(linear: Floats) -> Image:
+    index = np.clip(linear * (_SRGB_STEPS - 1) + 0.5, 0, _SRGB_STEPS - 1).astype(np.uint16)
+    out: Image = _SRGB_LUT[index]
+    return out
+
+
+class Printer:
+    """A printer and paper: nominal sRGB in, the colour that lands on the paper out."""
+
+    def __init__(self, paper: RGB, stray: float, rng: random.Random, *, tile: float = 1.0) -> None:
+        self.paper = _to_linear(paper)
+        # Each channel's ink prints a little lighter or darker, more so for stray printers.
+        self.gamma = 1.0 + np.array([rng.uniform(-0.12, 0.15) for _ in range(3)]) * stray
+        self.density = 1.0 + rng.uniform(-0.1, 0.1) * stray
+        self.tile = tile
+
+    def __call__(self, rgb: Sequence[int], *, tile: bool = False) -> RGB:
+        linear = _to_linear(rgb)
+        out = self.paper * np.clip(linear * self.density, 0, 1) ** self.gamma
+        if tile:
+            out = out * self.tile
+        srgb = _to_srgb(out)
+        return (round(float(srgb[0])), round(float(srgb[1])), round(float(srgb[2])))
+
+    def kit(self, kit: Kit) -> Kit:
+        """The kit as this printer prints it (its colours changed, nothing else)."""
+        colours = {k: self(v) for k, v in kit.colours.items()}
+        printed = {k: self(v, tile=k == "tile") for k, v in kit.printed.items()}
+        return dataclasses.replace(kit, colours=colours, printed=printed)
+
+
+# Layout ----------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class _Token:
+    slot: SlotSpec
+    reading: SlotReading
+    offset: Point
+    turn: float
+    cut: float
+
+
+@dataclasses.dataclass(frozen=True)
+class _Tile:
+    sector: SectorId
+    number: int
+    board: tuple[Point, float]
+    """The cardboard square's centre and turn on the table."""
+    face: tuple[Point, float]
+    """The face print's centre and turn (slots and tokens are in its frame)."""
+    cut: tuple[float, float, float, float]
+    tokens: tuple[_Token, ...]
+
+
+def _rotation(angle: float) -> Matrix:
+    a = math.radians(angle)
+    return np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+
+
+def _to_table(pose: tuple[Point, float], point: Point) -> Point:
+    (cx, cy), angle = pose
+    x, y = _rotation(angle) @ np.array(point)
+    return (float(x + cx), float(y + cy))
+
+
+def _contents(
     state: State, kit: Kit, sector: SectorId, variant: int, rng: random.Random
 ) -> dict[str, SlotReading]:
-    """Ground truth: what lies in each slot of ``sector`` given the tracked state."""
+    """Ground truth: what lies in each slot of ``sector`` given the state."""
     slots = kit.variants[variant]
     out: dict[str, SlotReading] = {s.name: SlotReading(s.name, SlotState.EMPTY) for s in slots}
     claims = dict(state.claims)
@@ -129,348 +317,235 @@ def _tile_contents(
     return out
 
 
-# Drawing --------------------------------------------------------------------------------------
-
-
-def _bgr(rgb: Sequence[int]) -> tuple[int, int, int]:
-    return (int(rgb[2]), int(rgb[1]), int(rgb[0]))
-
-
-def _poly(points: Sequence[Point], scale: float, offset: Point) -> npt.NDArray[np.int32]:
-    pts = [((x + offset[0]) * scale * 16, (y + offset[1]) * scale * 16) for x, y in points]
-    return np.array(pts, dtype=np.int32).reshape(-1, 1, 2)
-
-
-def _fill(img: Image, points: Sequence[Point], colour: Sequence[int], s: float, o: Point) -> None:
-    cv2.fillPoly(img, [_poly(points, s, o)], _bgr(colour), cv2.LINE_AA, 4)
-
-
-def _circle(
-    img: Image, centre: Point, r: float, colour: Sequence[int], s: float, o: Point, t: int = -1
-) -> None:
-    c = (round((centre[0] + o[0]) * s * 16), round((centre[1] + o[1]) * s * 16))
-    thickness = t if t < 0 else max(1, round(t * s))
-    cv2.circle(img, c, round(r * s * 16), _bgr(colour), thickness, cv2.LINE_AA, 4)
-
-
-def _marker(kit: Kit, marker: int, side_px: int) -> Image:
-    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, kit.dictionary))
-    bits = 7
-    cell = max(1, math.ceil(side_px / bits))
-    raw = cv2.aruco.generateImageMarker(dictionary, marker, cell * bits, borderBits=1)
-    out: Image = cv2.resize(raw, (side_px, side_px), interpolation=cv2.INTER_NEAREST)
-    return out
-
-
-def _paste_marker(img: Image, kit: Kit, marker: int, centre: Point, side: float, s: float) -> None:
-    px = round(side * s)
-    mark = _marker(kit, marker, px)
-    x0 = round(centre[0] * s - px / 2)
-    y0 = round(centre[1] * s - px / 2)
-    img[y0 : y0 + px, x0 : x0 + px] = mark[:, :, None]
-
-
-def _jitter(points: list[Point], rng: random.Random, amount: float) -> list[Point]:
-    dx, dy = rng.uniform(-amount, amount), rng.uniform(-amount, amount)
-    return [(x + dx, y + dy) for x, y in points]
-
-
-def draw_token(
-    img: Image,
-    slot: SlotSpec,
-    reading: SlotReading,
-    kit: Kit,
-    s: float,
-    o: Point,
-    rng: random.Random,
-) -> None:
-    """Draw the token a slot holds (tile frame mm, ``s`` px/mm, offset ``o``)."""
-    if reading.state is not SlotState.TOKEN:
-        return
-    shrink = 0.94
-    token = dataclasses.replace(slot, radius=slot.radius * shrink)
-    points = _jitter(token.outline(), rng, 0.6)
-    cx = sum(p[0] for p in points) / len(points)
-    cy = sum(p[1] for p in points) / len(points)
-    if slot.kind == "mineral":
-        _fill(img, points, kit.printed["mineral"], s, o)
-        return
-    assert reading.colour is not None
-    colour = kit.colours[reading.colour.value]
-    _fill(img, points, colour, s, o)
-    if slot.kind == "unit" and reading.kind is not None:
-        draw_glyph(img, (cx, cy), token.radius, reading.kind, colour, kit, s, o)
-
-
-def draw_glyph(
-    img: Image,
-    centre: Point,
-    r: float,
-    kind: UnitType,
-    colour: Sequence[int],
-    kit: Kit,
-    s: float,
-    o: Point,
-) -> None:
-    """A unit's glyph: a small dot (destroyer), a large dot (battleship), a ring (carrier)."""
-    ink = kit.printed["ink"]
-    glyph = kit.glyph[kind.value]
-    if kind is CARRIER:
-        inner, outer = glyph["ring"]
-        _circle(img, centre, r * outer, ink, s, o)
-        _circle(img, centre, r * inner, colour, s, o)
-    else:
-        _circle(img, centre, r * glyph["dot"], ink, s, o)
-
-
-def draw_tile(
-    kit: Kit,
-    number: int,
-    contents: Mapping[str, SlotReading],
-    s: float,
-    rng: random.Random,
-) -> Image:
-    """One tile as printed and populated, top-down at ``s`` px/mm."""
+def _layout(
+    state: State, kit: Kit, cond: Conditions, rng: random.Random
+) -> tuple[list[_Tile], dict[SectorId, dict[str, SlotReading]]]:
     side = kit.tile_side
-    px = round(side * s)
-    img = np.empty((px, px, 3), np.uint8)
-    img[:] = _bgr(kit.printed["tile"])
-    o = (side / 2, side / 2)
-    edge = [
-        (-side / 2, -side / 2),
-        (side / 2, -side / 2),
-        (side / 2, side / 2),
-        (-side / 2, side / 2),
-    ]
-    cv2.polylines(
-        img,
-        [_poly(edge, s, o)],
-        True,
-        _bgr(kit.printed["slot_line"]),
-        max(1, round(s)),
-        cv2.LINE_AA,
-        4,
-    )
-    h = kit.sticker_side / 2
-    _fill(img, [(-h, -h), (h, -h), (h, h), (-h, h)], kit.printed["paper"], s, o)
-    _paste_marker(img, kit, number, o, kit.marker_side, s)
-    variant = kit.variant_of(number)
-    line = kit.printed["slot_line"]
-    for slot in kit.variants[variant]:
-        cv2.polylines(
-            img,
-            [_poly(slot.outline(), s, o)],
-            True,
-            _bgr(line),
-            max(1, round(0.7 * s)),
-            cv2.LINE_AA,
-            4,
-        )
-    for slot in kit.variants[variant]:
-        draw_token(img, slot, contents[slot.name], kit, s, o, rng)
-    return img
-
-
-def draw_card(kit: Kit, s: float) -> Image:
-    """The calibration card, top-down at ``s`` px/mm."""
-    card = kit.card
-    w, h = card.size
-    img = np.full((round(h * s), round(w * s), 3), 255, np.uint8)
-    o = (0.0, 0.0)
-    for marker, (cx, cy) in card.markers.items():
-        for half, colour in (
-            (card.marker_frame / 2, kit.printed["tile"]),
-            (kit.sticker_side / 2, kit.printed["paper"]),
-        ):
-            square = [
-                (cx - half, cy - half),
-                (cx + half, cy - half),
-                (cx + half, cy + half),
-                (cx - half, cy + half),
-            ]
-            _fill(img, square, colour, s, o)
-        _paste_marker(img, kit, marker, (cx, cy), card.marker_side, s)
-    half = card.swatch_side / 2
-    for name, (cx, cy) in card.swatches.items():
-        rgb = kit.colours.get(name) or kit.printed[name]
-        square = [
-            (cx - half, cy - half),
-            (cx + half, cy - half),
-            (cx + half, cy + half),
-            (cx - half, cy + half),
-        ]
-        _fill(img, square, rgb, s, o)
-    (x0, y0), (x1, y1) = card.ink
-    _fill(img, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)], kit.printed["ink"], s, o)
-    return img
-
-
-def _rotation(angle: float) -> Matrix:
-    a = math.radians(angle)
-    return np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-
-
-def _paste(
-    canvas: Image, patch: Image, centre: Point, angle: float, s: float, origin: Point
-) -> None:
-    """Paste a top-down patch (``s`` px/mm, centred on its middle) at ``centre`` mm turned by
-    ``angle`` degrees clockwise, onto the canvas whose pixel (0, 0) is ``origin`` mm."""
-    ph, pw = patch.shape[:2]
-    r = _rotation(angle)
-    t = np.array([(centre[0] - origin[0]) * s, (centre[1] - origin[1]) * s])
-    m = np.hstack([r, (t - r @ np.array([pw / 2, ph / 2]))[:, None]])
-    cv2.warpAffine(
-        patch,
-        m,
-        (canvas.shape[1], canvas.shape[0]),
-        dst=canvas,
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_TRANSPARENT,
-    )
-
-
-def _hand(rng: random.Random, at: Point) -> list[list[Point]]:
-    """A hand's outline pieces in table mm: a palm, four fingers and a thumb."""
-    angle = rng.uniform(0, 360)
-    r = _rotation(angle)
-    pieces: list[list[Point]] = []
-
-    def ellipse(cx: float, cy: float, ax: float, ay: float, tilt: float = 0.0) -> None:
-        pts = []
-        for i in range(32):
-            t = 2 * math.pi * i / 32
-            x, y = ax * math.cos(t), ay * math.sin(t)
-            rt = _rotation(tilt)
-            x, y = rt @ np.array([x, y])
-            x, y = r @ np.array([x + cx, y + cy])
-            pts.append((float(x + at[0]), float(y + at[1])))
-        pieces.append(pts)
-
-    ellipse(0, 0, 55, 62)
-    for i, dx in enumerate((-30, -10, 10, 30)):
-        length = (62, 72, 68, 55)[i]
-        ellipse(dx * 1.0, -50 - length / 2 + 8, 9, length / 2, (i - 1.5) * 5)
-    ellipse(-55, 10, 11, 34, -50)
-    ellipse(0, 130, 48, 85)  # the wrist and arm, towards the edge of the table
-    return pieces
-
-
-def _kelvin_gains(kelvin: float) -> npt.NDArray[np.float64]:
-    """Linear RGB gains of a light at ``kelvin`` relative to daylight, largest 1."""
-
-    def rgb(t: float) -> npt.NDArray[np.float64]:
-        t /= 100
-        red = 255.0 if t <= 66 else 329.7 * (t - 60) ** -0.1332
-        green = 99.47 * math.log(t) - 161.12 if t <= 66 else 288.12 * (t - 60) ** -0.0755
-        blue = 255.0 if t >= 66 else (0.0 if t <= 19 else 138.52 * math.log(t - 10) - 305.04)
-        c = np.clip(np.array([red, green, blue]) / 255.0, 0.01, 1)
-        return np.asarray(c**2.2, dtype=np.float64)
-
-    gains = rgb(kelvin) / rgb(6500)
-    return np.asarray(gains / gains.max(), dtype=np.float64)
-
-
-def render(
-    state: State,
-    conditions: Conditions | None = None,
-    *,
-    kit: Kit | None = None,
-) -> Rendered:
-    """Draw the table of ``state`` under ``conditions``; see the module docstring."""
-    kit = kit or load_kit()
-    cond = conditions or Conditions()
-    rng = random.Random(cond.seed)
-    side = kit.tile_side
-    poses: dict[SectorId, tuple[int, Point, float]] = {}
+    pitch = side + cond.tile_gap / 2
+    tiles = []
+    truth = {}
     for sector in state.galaxy.sectors:
         tile = sector.tile
         number = int(sector.id[1:]) if sector.id[1:].isdigit() else 0
         if tile is None or not kit.is_sector_marker(number):
             raise VisionError(f"{sector.id} has no printed tile to draw (tiles S1-S48 only)")
-        centre = (tile.column * side + rng.uniform(-2, 2), tile.row * side + rng.uniform(-2, 2))
-        poses[sector.id] = (number, centre, tile.rotation * 90 + rng.uniform(-2, 2))
-    xs = [c[0] for _, c, _ in poses.values()]
-    ys = [c[1] for _, c, _ in poses.values()]
-    cw, ch = kit.card.size
-    card_centre = (min(xs) - side / 2 - 40 - cw / 2, (min(ys) + max(ys)) / 2)
-    card_angle = rng.uniform(-5, 5)
-    x0 = card_centre[0] - cw / 2 - 30
-    y0 = min(min(ys) - side / 2, card_centre[1] - ch / 2) - 30
-    x1 = max(xs) + side / 2 + 30
-    y1 = max(max(ys) + side / 2, card_centre[1] + ch / 2) + 30
-    content = [
-        np.array(centre) + _rotation(angle) @ np.array(corner)
-        for _, centre, angle in poses.values()
-        for corner in (
-            (-side / 2, -side / 2),
-            (side / 2, -side / 2),
-            (side / 2, side / 2),
-            (-side / 2, side / 2),
+        jitter = cond.tile_gap / 2
+        centre = (
+            tile.column * pitch + rng.uniform(-jitter, jitter),
+            tile.row * pitch + rng.uniform(-jitter, jitter),
         )
-    ]
-    content += [
-        np.array(card_centre) + _rotation(card_angle) @ np.array([dx * cw / 2, dy * ch / 2])
-        for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))
-    ]
-    homography, px_per_mm = _camera(cond, np.array(content), rng)
-    # Draw top-down at about 1.6 times the picture's own resolution.
-    s = float(min(5.0, max(1.6, px_per_mm * 1.6)))
-    canvas = np.empty((math.ceil((y1 - y0) * s), math.ceil((x1 - x0) * s), 3), np.uint8)
-    canvas[:] = _bgr(TABLE_RGB)
-    origin = (x0, y0)
-    contents: dict[SectorId, dict[str, SlotReading]] = {}
-    for sector_id, (number, centre, angle) in poses.items():
-        contents[sector_id] = _tile_contents(state, kit, sector_id, kit.variant_of(number), rng)
-        patch = draw_tile(kit, number, contents[sector_id], s, rng)
-        _paste(canvas, patch, centre, angle, s, origin)
-    _paste(canvas, draw_card(kit, s), card_centre, card_angle, s, origin)
-
-    hand_mask = np.zeros(canvas.shape[:2], np.uint8)
-    if cond.hand:
-        target = poses[rng.choice(sorted(poses))][1]
-        for piece in _hand(rng, target):
-            shifted = [(x - x0, y - y0) for x, y in piece]
-            cv2.fillPoly(hand_mask, [_poly(shifted, s, (0.0, 0.0))], 255, cv2.LINE_8, 4)
-        canvas[hand_mask > 0] = _bgr(SKIN_RGB)
-
-    truth = {}
-    for sector_id, (number, centre, angle) in poses.items():
-        r = _rotation(angle)
-
-        def covered(point: Point, radius: float, r: Matrix = r, centre: Point = centre) -> bool:
-            p = r @ np.array(point) + np.array(centre)
-            cx, cy = (p[0] - x0) * s, (p[1] - y0) * s
-            rad = radius * s
-            xa, xb = max(0, int(cx - rad)), min(hand_mask.shape[1], int(cx + rad) + 2)
-            ya, yb = max(0, int(cy - rad)), min(hand_mask.shape[0], int(cy + rad) + 2)
-            return bool(hand_mask[ya:yb, xa:xb].any())
-
-        slots = kit.variants[kit.variant_of(number)]
-        occluded = frozenset(
-            slot.name
-            for slot in slots
-            if cond.hand
-            and covered(slot.centre, slot.radius / math.cos(math.radians(30)) + kit.ring[1] + 1)
+        board = (centre, tile.rotation * 90 + rng.uniform(-cond.tile_turn, cond.tile_turn))
+        shift = _rotation(board[1]) @ np.array(
+            [rng.uniform(-1, 1) * cond.face_offset, rng.uniform(-1, 1) * cond.face_offset]
         )
-        visible = not (cond.hand and covered((0.0, 0.0), kit.sticker_side * 0.75))
-        truth[sector_id] = TileTruth(sector_id, visible, contents[sector_id], occluded)
+        face = (
+            (centre[0] + float(shift[0]), centre[1] + float(shift[1])),
+            board[1] + rng.uniform(-2, 2) * cond.face_offset,
+        )
+        variant = kit.variant_of(number)
+        contents = _contents(state, kit, sector.id, variant, rng)
+        truth[sector.id] = contents
+        tokens = []
+        for slot in kit.variants[variant]:
+            reading = contents[slot.name]
+            if reading.state is not SlotState.TOKEN:
+                continue
+            careful = rng.random() < 0.3
+            r = 0.0 if careful else cond.token_offset * math.sqrt(rng.random())
+            a = rng.uniform(0, 2 * math.pi)
+            turn = 0.0 if careful else rng.uniform(-cond.token_turn, cond.token_turn)
+            tokens.append(
+                _Token(
+                    slot,
+                    reading,
+                    (r * math.cos(a), r * math.sin(a)),
+                    turn,
+                    rng.uniform(-cond.cut, cond.cut),
+                )
+            )
+        cut = tuple(rng.uniform(-cond.cut, cond.cut) for _ in range(4))
+        tiles.append(_Tile(sector.id, number, board, face, cut, tuple(tokens)))  # type: ignore[arg-type]
+    return tiles, truth
 
-    to_image = homography @ np.array([[1 / s, 0, x0], [0, 1 / s, y0], [0, 0, 1]])
-    photo = cv2.warpPerspective(
-        canvas,
-        to_image,
-        (cond.width, cond.height),
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=_bgr(TABLE_RGB),
+
+# Drawing on the table canvas -------------------------------------------------------------------
+
+
+class _Canvas:
+    """The table seen from straight above at ``s`` px/mm, from ``origin`` (mm) on: printed
+    colours (sRGB), how glossy each point is, and what covers the board."""
+
+    def __init__(
+        self, origin: Point, size: tuple[int, int], s: float, mat: RGB, rng: random.Random
+    ) -> None:
+        self.origin = origin
+        self.s = s
+        height, width = size
+        # The mat: its colour, a slow mottling and a grain (made small, then enlarged).
+        noise = np.random.default_rng(rng.randrange(2**31))
+        slow = noise.normal(0, 0.06, (max(2, height // 40), max(2, width // 40)))
+        grain = noise.normal(0, 0.03, (max(2, height // 3), max(2, width // 3)))
+        texture = cv2.resize(slow.astype(np.float32), (grain.shape[1], grain.shape[0]))
+        texture = cv2.resize(1 + texture + grain.astype(np.float32), (width, height))
+        base = np.array(printing.bgr(mat), np.float32)
+        self.image = cv2.merge([cv2.convertScaleAbs(texture, alpha=float(c)) for c in base])
+        self.gloss = np.full((height, width), 0.15, np.float32)
+        self.cover = np.zeros((height, width), np.uint8)
+        """255 where a hand or a sleeve lies."""
+
+    def pixel(self, point: Point) -> tuple[float, float]:
+        return ((point[0] - self.origin[0]) * self.s, (point[1] - self.origin[1]) * self.s)
+
+    def place(
+        self,
+        patch: Image,
+        alpha: npt.NDArray[np.uint8],
+        centre: Point,
+        angle: float,
+        patch_s: float,
+        *,
+        gloss: float | None = None,
+    ) -> None:
+        """Lay ``patch`` (drawn at ``patch_s`` px/mm, its centre its middle) with its opacity
+        ``alpha`` at ``centre`` (mm) turned ``angle`` degrees."""
+        ph, pw = patch.shape[:2]
+        k = self.s / patch_s
+        r = _rotation(angle) * k
+        cx, cy = self.pixel(centre)
+        # canvas = r @ (p - patch_centre) + centre, with pixel centres at +0.5
+        t = np.array([cx - 0.5, cy - 0.5]) - r @ np.array([pw / 2 - 0.5, ph / 2 - 0.5])
+        m = np.hstack([r, t[:, None]])
+        reach = math.hypot(pw, ph) * k / 2 + 2
+        x0, y0 = max(0, int(cx - reach)), max(0, int(cy - reach))
+        x1 = min(self.image.shape[1], int(cx + reach) + 1)
+        y1 = min(self.image.shape[0], int(cy + reach) + 1)
+        if x1 <= x0 or y1 <= y0:
+            return
+        m[:, 2] -= (x0, y0)
+        size = (x1 - x0, y1 - y0)
+        flags = cv2.INTER_AREA if k < 0.7 else cv2.INTER_LINEAR
+        if k < 0.7:
+            patch = cv2.resize(patch, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+            alpha = cv2.resize(alpha, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+            m[:, :2] /= k
+            flags = cv2.INTER_LINEAR
+        warped = cv2.warpAffine(patch, m, size, flags=flags, borderMode=cv2.BORDER_CONSTANT)
+        a = cv2.warpAffine(alpha, m, size, flags=flags, borderMode=cv2.BORDER_CONSTANT)
+        weight = (a.astype(np.float32) / 255.0)[:, :, None]
+        roi = self.image[y0:y1, x0:x1]
+        roi[:] = (roi * (1 - weight) + warped * weight + 0.5).astype(np.uint8)
+        if gloss is not None:
+            g = self.gloss[y0:y1, x0:x1]
+            g[:] = g * (1 - weight[:, :, 0]) + gloss * weight[:, :, 0]
+
+    def polygon(self, points: Sequence[Point], rgb: RGB, *, gloss: float, cover: bool) -> None:
+        pts = np.array([self.pixel(p) for p in points]) - 0.5
+        found = _roi_mask(pts, self.cover.shape)
+        if found is None:
+            return
+        rows, cols, mask = found
+        weight = mask.astype(np.float32) / 255
+        roi = self.image[rows, cols]
+        colour = np.array(printing.bgr(rgb), np.float32)
+        roi[:] = (roi * (1 - weight[:, :, None]) + colour * weight[:, :, None] + 0.5).astype(
+            np.uint8
+        )
+        g = self.gloss[rows, cols]
+        g[:] = g * (1 - weight) + gloss * weight
+        if cover:
+            self.cover[rows, cols] |= (mask > 127).astype(np.uint8) * 255
+
+
+def _roi_mask(
+    points_px: npt.NDArray[np.float64], shape: tuple[int, int], line: int = cv2.LINE_AA
+) -> tuple[slice, slice, npt.NDArray[np.uint8]] | None:
+    """A polygon (pixel coordinates) filled into a mask just big enough to hold it: the
+    rows and columns it covers and the mask; None when it lies outside ``shape``."""
+    x0 = max(0, math.floor(points_px[:, 0].min()) - 1)
+    y0 = max(0, math.floor(points_px[:, 1].min()) - 1)
+    x1 = min(shape[1], math.ceil(points_px[:, 0].max()) + 2)
+    y1 = min(shape[0], math.ceil(points_px[:, 1].max()) + 2)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    poly = np.round((points_px - [x0, y0]) * 16).astype(np.int32).reshape(-1, 1, 2)
+    cv2.fillPoly(mask, [poly], 255, line, 4)
+    return slice(y0, y1), slice(x0, x1), mask
+
+
+def _square(half: float) -> list[Point]:
+    return [(-half, -half), (half, -half), (half, half), (-half, half)]
+
+
+def _face_patch(kit: Kit, tile: _Tile, s: float) -> tuple[Image, npt.NDArray[np.uint8]]:
+    """The face as cut out: its print with bleed, and the cut shape (each edge cut a little
+    inside or outside its line) as opacity."""
+    image = printing.face(kit, tile.number, s)
+    alpha = np.zeros(image.shape[:2], np.uint8)
+    half = kit.tile_side / 2
+    left, top, right, bottom = tile.cut
+    size = image.shape[0]
+    origin = (-size / (2 * s), -size / (2 * s))
+    printing.fill_mask(
+        alpha,
+        [
+            (-half - left, -half - top),
+            (half + right, -half - top),
+            (half + right, half + bottom),
+            (-half - left, half + bottom),
+        ],
+        s,
+        origin,
     )
-    image = _photograph(photo, cond, rng)
-    return Rendered(image, truth, homography, cond)
+    return image, alpha
 
 
-def _camera(cond: Conditions, content: Matrix, rng: random.Random) -> tuple[Matrix, float]:
-    """Homography from table mm to image pixels for the conditions' camera, framing the
-    ``content`` points (tile and card corners, mm) to fill ``cond.fill`` of the picture."""
+def _token_patch(
+    kit: Kit, token: _Token, s: float, side: RGB
+) -> tuple[Image, npt.NDArray[np.uint8], float]:
+    """A token as cut out, centred: its print and opacity, and its half-size (mm)."""
+    reading = token.reading
+    rgb = kit.printed["mineral"] if reading.colour is None else kit.colours[reading.colour.value]
+    image, half = printing.token(kit, token.slot, s, colour=rgb, unit=reading.kind)
+    spec = kit.token(token.slot)
+    alpha = np.zeros(image.shape[:2], np.uint8)
+    origin = (-half, -half)
+    printing.fill_mask(
+        alpha, printing.shape_points(spec.shape, (0, 0), spec.inradius + token.cut), s, origin
+    )
+    return image, alpha, half
+
+
+def _hand(rng: random.Random, at: Point, reach: float) -> list[list[Point]]:
+    """A hand reaching over the board from outside it: palm, fingers, thumb and forearm."""
+    angle = rng.uniform(0, 360)
+    r = _rotation(angle)
+    size = rng.uniform(0.85, 1.15)
+    pieces: list[list[Point]] = []
+
+    def ellipse(cx: float, cy: float, ax: float, ay: float, tilt: float = 0.0) -> None:
+        rt = _rotation(tilt)
+        pts = []
+        for i in range(40):
+            t = 2 * math.pi * i / 40
+            p = r @ (rt @ np.array([ax * math.cos(t), ay * math.sin(t)]) + np.array([cx, cy]))
+            pts.append((float(p[0] * size + at[0]), float(p[1] * size + at[1])))
+        pieces.append(pts)
+
+    ellipse(0, 0, 44, 52)
+    for i, dx in enumerate((-27, -9, 9, 27)):
+        length = (60, 72, 68, 54)[i]
+        ellipse(dx, -46 - length / 2 + 10, 8.5, length / 2, (i - 1.5) * rng.uniform(2, 8))
+    ellipse(-48, 6, 11, 32, -40)
+    ellipse(0, 60 + reach / 2, 36, reach / 2 + 20)
+    return pieces
+
+
+# Photographing ---------------------------------------------------------------------------------
+
+
+def _camera(cond: Conditions, content: Matrix, rng: random.Random) -> Matrix:
+    """Homography from table mm to image pixels framing ``content`` to ``cond.fill``."""
     cx, cy = content.mean(axis=0)
     rot = _rotation(cond.rotation)
     d = math.radians(cond.tilt_direction)
@@ -478,7 +553,7 @@ def _camera(cond: Conditions, content: Matrix, rng: random.Random) -> tuple[Matr
     t = math.radians(cond.tilt)
     k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
     r3 = np.eye(3) + math.sin(t) * k + (1 - math.cos(t)) * (k @ k)
-    distance = 2.0 * float(np.ptp(content, axis=0).max())
+    distance = 1.6 * float(np.ptp(content, axis=0).max())
 
     def project(points: Matrix) -> Matrix:
         flat = (points - [cx, cy]) @ rot.T
@@ -494,40 +569,301 @@ def _camera(cond: Conditions, content: Matrix, rng: random.Random) -> tuple[Matr
     span = proj.max(axis=0) - low
     scale = min(cond.width / span[0], cond.height / span[1]) * cond.fill
     slack = np.array([cond.width, cond.height]) - span * scale
-    shift = slack * np.array([rng.uniform(0.3, 0.7), rng.uniform(0.3, 0.7)])
+    shift = slack * np.array([rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.8)])
     square = np.array(
         [[cx - 100, cy - 100], [cx + 100, cy - 100], [cx + 100, cy + 100], [cx - 100, cy + 100]]
     )
     placed = (project(square) - low) * scale + shift
     h: Matrix = cv2.getPerspectiveTransform(square.astype(np.float32), placed.astype(np.float32))
-    return h, float(scale)
+    return h
 
 
-def _photograph(photo: Image, cond: Conditions, rng: random.Random) -> Image:
-    """Light, blur, noise and compress a top-down-warped picture."""
-    height, width = photo.shape[:2]
-    linear = (photo.astype(np.float32) / 255.0) ** 2.2
-    gains = _kelvin_gains(cond.kelvin)[::-1]  # BGR order
-    light = (gains * EXPOSURE * cond.brightness).astype(np.float32)
-    linear *= light
-    if cond.shadow > 0:
-        small = np.ones((max(2, height // 16), max(2, width // 16)), np.float32)
-        sh, sw = small.shape
-        cx, cy = rng.uniform(0, sw), rng.uniform(0, sh)
-        axes = (int(rng.uniform(0.2, 0.5) * sw), int(rng.uniform(0.2, 0.5) * sh))
-        cv2.ellipse(
-            small, (int(cx), int(cy)), axes, rng.uniform(0, 180), 0, 360, 1 - cond.shadow, -1
+def _px_per_mm(h: Matrix, at: Point) -> float:
+    pts = np.array([[at, (at[0] + 1, at[1]), (at[0], at[1] + 1)]], np.float64)
+    p = cv2.perspectiveTransform(pts, h)[0]
+    (ax, ay), (bx, by) = p[1] - p[0], p[2] - p[0]
+    return float(math.sqrt(abs(ax * by - ay * bx)))
+
+
+def _kelvin_gains(kelvin: float) -> npt.NDArray[np.float64]:
+    """Linear R, G, B of a light at ``kelvin`` relative to daylight, largest 1."""
+
+    def rgb(t: float) -> npt.NDArray[np.float64]:
+        t /= 100
+        red = 255.0 if t <= 66 else 329.7 * (t - 60) ** -0.1332
+        green = 99.47 * math.log(t) - 161.12 if t <= 66 else 288.12 * (t - 60) ** -0.0755
+        blue = 255.0 if t >= 66 else (0.0 if t <= 19 else 138.52 * math.log(t - 10) - 305.04)
+        return np.asarray(_to_linear(np.clip([red, green, blue], 1, 255)), np.float64)
+
+    gains = rgb(kelvin) / rgb(6500)
+    return np.asarray(gains / gains.max(), np.float64)
+
+
+def _glare_field(cond: Conditions, rng: random.Random, size: tuple[int, int]) -> Floats:
+    """Specular light added per pixel, in units of paper white: each highlight a sharp core
+    (the lamp's reflection) inside a wide halo."""
+    height, width = size
+    field = np.zeros((height, width), np.float32)
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    for _ in range(cond.glare):
+        cx, cy = rng.uniform(0.15, 0.85) * width, rng.uniform(0.15, 0.85) * height
+        core = rng.uniform(0.015, 0.05) * width
+        stretch = rng.uniform(1.0, 2.5)
+        angle = rng.uniform(0, math.pi)
+        dx, dy = xs - cx, ys - cy
+        u = dx * math.cos(angle) + dy * math.sin(angle)
+        v = -dx * math.sin(angle) + dy * math.cos(angle)
+        d2 = (u / stretch) ** 2 + v**2
+        peak = cond.glare_strength
+        field += peak * np.exp(-d2 / (2 * core**2)) + peak * 0.12 * np.exp(
+            -d2 / (2 * (4 * core) ** 2)
         )
-        small = cv2.GaussianBlur(small, (0, 0), sw * 0.06)
-        field = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
-        linear *= field[:, :, None]
-    srgb = np.clip(linear, 0, 1) ** (1 / 2.2) * 255.0
+    return field
+
+
+def render(
+    state: State, conditions: Conditions | None = None, *, kit: Kit | None = None
+) -> Rendered:
+    """Photograph the table of ``state`` under ``conditions``; see the module docstring."""
+    nominal = kit or load_kit()
+    cond = conditions or Conditions()
+    rng = random.Random(cond.seed)
+    printer = Printer(PAPERS[cond.paper], cond.printer, rng, tile=cond.dark_tiles)
+    kit = printer.kit(nominal)
+    tiles, contents = _layout(state, kit, cond, rng)
+    side = kit.tile_side
+
+    # Where the card lies: beside the board, on a side drawn at random.
+    centres = np.array([t.board[0] for t in tiles])
+    low, high = centres.min(axis=0) - side / 2, centres.max(axis=0) + side / 2
+    cw, ch = kit.card.size
+    where = rng.randrange(4)
+    gap = rng.uniform(*CARD_GAP)
+    mid = (low + high) / 2
+    offsets = {
+        0: (low[0] - gap - cw / 2, mid[1] + rng.uniform(-1, 1) * (high[1] - low[1] - ch) / 2),
+        1: (high[0] + gap + cw / 2, mid[1] + rng.uniform(-1, 1) * (high[1] - low[1] - ch) / 2),
+        2: (mid[0] + rng.uniform(-1, 1) * max(0, high[0] - low[0] - cw) / 2, low[1] - gap - ch / 2),
+        3: (
+            mid[0] + rng.uniform(-1, 1) * max(0, high[0] - low[0] - cw) / 2,
+            high[1] + gap + ch / 2,
+        ),
+    }
+    card_centre = (float(offsets[where][0]), float(offsets[where][1]))
+    card_angle = rng.uniform(-15, 15)
+    corners = [_to_table((t.board[0], t.board[1]), c) for t in tiles for c in _square(side / 2)] + [
+        _to_table((card_centre, card_angle), (x * cw / 2, y * ch / 2))
+        for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    ]
+    content = np.array(corners)
+    h = _camera(cond, content, rng)
+    board_px = _px_per_mm(h, (float(mid[0]), float(mid[1])))
+    sharpest = max(_px_per_mm(h, (float(p[0]), float(p[1]))) for p in content)
+
+    # The canvas: what the camera sees of the table, top-down, about twice as fine.
+    s = float(min(5.0, max(2.0, 1.5 * sharpest)))
+    inverse = np.linalg.inv(h)
+    frame = np.array(
+        [[[0, 0], [cond.width, 0], [cond.width, cond.height], [0, cond.height]]], np.float64
+    )
+    seen = cv2.perspectiveTransform(frame, inverse)[0]
+    lo = np.maximum(seen.min(axis=0), content.min(axis=0) - 300) - 5
+    hi = np.minimum(seen.max(axis=0), content.max(axis=0) + 300) + 5
+    origin = (float(lo[0]), float(lo[1]))
+    size = (math.ceil((hi[1] - lo[1]) * s), math.ceil((hi[0] - lo[0]) * s))
+    canvas = _Canvas(origin, size, s, MATS[cond.mat], rng)
+
+    board_edge = rng.choice(BOARD_EDGES)
+    for tile in tiles:
+        canvas.polygon(
+            [_to_table(tile.board, c) for c in _square(side / 2)],
+            board_edge,
+            gloss=0.1,
+            cover=False,
+        )
+        image, alpha = _face_patch(kit, tile, s)
+        canvas.place(image, alpha, tile.face[0], tile.face[1], s, gloss=0.35)
+    # Tokens: a contact shadow, the card-stock edge towards the camera, then the token.
+    towards = (
+        _rotation(-cond.tilt_direction)
+        @ np.array([1.0, 0.0])
+        * math.tan(math.radians(cond.tilt))
+        * 1.0
+    )
+    side_colour = rng.choice([(225, 222, 212), (90, 88, 84)])
+    for tile in tiles:
+        for token in tile.tokens:
+            image, alpha, _ = _token_patch(kit, token, s, side_colour)
+            centre = _to_table(
+                tile.face,
+                (token.slot.centre[0] + token.offset[0], token.slot.centre[1] + token.offset[1]),
+            )
+            angle = tile.face[1] + token.turn
+            shadow = cv2.GaussianBlur(alpha, (0, 0), 0.8 * s)
+            dark = np.zeros_like(image)
+            canvas.place(
+                dark, (shadow * 0.45).astype(np.uint8), (centre[0] + 0.4, centre[1] + 0.4), angle, s
+            )
+            edge = np.empty_like(image)
+            edge[:] = printing.bgr(side_colour)
+            canvas.place(edge, alpha, (centre[0] - towards[0], centre[1] - towards[1]), angle, s)
+            canvas.place(image, alpha, centre, angle, s, gloss=0.35)
+    card_image = printing.card(kit, s)
+    card_alpha = np.full(card_image.shape[:2], 255, np.uint8)
+    canvas.place(card_image, card_alpha, card_centre, card_angle, s, gloss=0.35)
+
+    # Occluders: dark card sleeves lying across tiles, then hands with their shadows.
+    for _ in range(cond.sleeves):
+        tile = rng.choice(tiles)
+        at = _to_table(tile.face, (rng.uniform(-60, 60), rng.uniform(-60, 60)))
+        turn = rng.uniform(0, 180)
+        rect = [
+            _to_table((at, turn), (x * 33, y * 45.5))
+            for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+        ]
+        canvas.polygon(rect, rng.choice(SLEEVES), gloss=1.0, cover=True)
+    shadow_field = np.ones(canvas.cover.shape, np.float32)
+    for _ in range(cond.hands):
+        target = _to_table(rng.choice(tiles).face, (rng.uniform(-50, 50), rng.uniform(-50, 50)))
+        pieces = _hand(rng, target, rng.uniform(200, 350))
+        skin = rng.choice(SKINS)
+        drop = (rng.uniform(-30, 30), rng.uniform(-30, 30))
+        mask = np.zeros(canvas.cover.shape, np.uint8)
+        for piece in pieces:
+            pts = np.array([canvas.pixel((x + drop[0], y + drop[1])) for x, y in piece]) - 0.5
+            cv2.fillPoly(
+                mask, [np.round(pts * 16).astype(np.int32).reshape(-1, 1, 2)], 255, cv2.LINE_AA, 4
+            )
+        small = cv2.resize(mask, None, fx=0.125, fy=0.125, interpolation=cv2.INTER_AREA)
+        soft = cv2.GaussianBlur(small.astype(np.float32) / 255, (0, 0), s)
+        soft = cv2.resize(soft, (mask.shape[1], mask.shape[0]), interpolation=cv2.INTER_LINEAR)
+        shadow_field *= 1 - cond.shadow * soft
+        for piece in pieces:
+            canvas.polygon(piece, skin, gloss=0.3, cover=True)
+
+    # The photograph.
+    to_image = h @ np.array(
+        [[1 / s, 0, origin[0] + 0.5 / s], [0, 1 / s, origin[1] + 0.5 / s], [0, 0, 1]]
+    )
+    shrink = s / max(board_px, 1e-6)
+    albedo = canvas.image
+    if shrink > 1.5:
+        albedo = cv2.GaussianBlur(albedo, (0, 0), 0.35 * shrink)
+    warp_size = (cond.width, cond.height)
+    mat = printing.bgr(MATS[cond.mat])
+    photo = cv2.warpPerspective(
+        albedo,
+        to_image,
+        warp_size,
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=mat,
+    )
+    gloss = cv2.warpPerspective(
+        canvas.gloss,
+        to_image,
+        warp_size,
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0.15,
+    )
+    shade = cv2.warpPerspective(
+        shadow_field,
+        to_image,
+        warp_size,
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=1.0,
+    )
+    glare = _glare_field(cond, rng, (cond.height, cond.width))
+    image = _photograph(photo, gloss, shade, glare, cond, rng)
+
+    truth = _truth(kit, tiles, contents, canvas, glare * gloss, to_image, h, cond)
+    return Rendered(image, truth, h, board_px, cond)
+
+
+def _truth(
+    kit: Kit,
+    tiles: Sequence[_Tile],
+    contents: Mapping[SectorId, Mapping[str, SlotReading]],
+    canvas: _Canvas,
+    glare: Floats,
+    to_image: Matrix,
+    h: Matrix,
+    cond: Conditions,
+) -> dict[SectorId, TileTruth]:
+    out = {}
+    height, width = glare.shape
+
+    def zone_hit(points: Sequence[Point]) -> tuple[bool, float]:
+        """Whether anything covers the polygon (table mm), and the most glare inside it."""
+        pts = np.array([canvas.pixel(p) for p in points]) - 0.5
+        found = _roi_mask(pts, canvas.cover.shape, cv2.LINE_8)
+        covered = found is not None and bool((canvas.cover[found[0], found[1]][found[2] > 0]).any())
+        img_pts = cv2.perspectiveTransform(np.array([points], np.float64), h)[0]
+        found = _roi_mask(img_pts, (height, width), cv2.LINE_8)
+        if found is None:
+            return covered, 0.0
+        inside = glare[found[0], found[1]][found[2] > 0]
+        return covered, float(inside.max()) if inside.size else 0.0
+
+    for tile in tiles:
+        half = kit.marker_side / 2
+        covered, shine = zone_hit([_to_table(tile.face, p) for p in _square(half)])
+        visible = not covered and shine < GLARE_HIDES_MARKER
+        occluded, glared = set(), set()
+        for slot in kit.variants[kit.variant_of(tile.number)]:
+            ring = printing.shape_points(slot.shape, slot.centre, slot.inradius + ZONE)
+            covered, shine = zone_hit([_to_table(tile.face, p) for p in ring])
+            if covered or shine > GLARE_OCCLUDES:
+                occluded.add(slot.name)
+                if not covered:
+                    glared.add(slot.name)
+        out[tile.sector] = TileTruth(
+            tile.sector, visible, contents[tile.sector], frozenset(occluded), frozenset(glared)
+        )
+    return out
+
+
+def _photograph(
+    albedo: Image, gloss: Floats, shade: Floats, glare: Floats, cond: Conditions, rng: random.Random
+) -> Image:
+    """Light the table, then take the picture through the lens and the sensor."""
+    height, width = albedo.shape[:2]
+    linear = _image_to_linear(albedo[:, :, ::-1])  # R, G, B
+    light = _kelvin_gains(cond.kelvin).astype(np.float32)
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    direction = rng.uniform(0, 2 * math.pi)
+    u = ((xs / width - 0.5) * math.cos(direction) + (ys / height - 0.5) * math.sin(direction)) + 0.5
+    field = (1 - cond.gradient * np.clip(u, 0, 1)) * shade
+    r2 = ((xs / width - 0.5) ** 2 + (ys / height - 0.5) ** 2) / 0.5
+    field *= 1 - cond.vignette * r2
+    lit = linear * field[:, :, None] * light
+    lit += (glare * gloss)[:, :, None] * light * _to_linear(PAPERS[cond.paper]).astype(np.float32)
+    exposure = 0.7 * cond.brightness
+    raw = lit * exposure
     if cond.blur > 0:
-        srgb = cv2.GaussianBlur(srgb, (0, 0), cond.blur)
-    if cond.noise > 0:
-        noise = np.random.default_rng(cond.seed).normal(0, cond.noise, srgb.shape)
-        srgb = srgb + noise.astype(np.float32)
-    image: Image = np.clip(srgb + 0.5, 0, 255).astype(np.uint8)
+        raw = cv2.GaussianBlur(raw, (0, 0), cond.blur)
+    noise_rng = np.random.default_rng(cond.seed)
+    read = cond.noise / 255.0
+    if cond.bayer:
+        # One colour per pixel (R G / G B), shot and read noise, clipped, then demosaiced.
+        mosaic = np.empty((height, width), np.float32)
+        mosaic[0::2, 0::2] = raw[0::2, 0::2, 0]
+        mosaic[0::2, 1::2] = raw[0::2, 1::2, 1]
+        mosaic[1::2, 0::2] = raw[1::2, 0::2, 1]
+        mosaic[1::2, 1::2] = raw[1::2, 1::2, 2]
+        shot = np.sqrt(np.clip(mosaic, 0, None) * read * 0.02)
+        mosaic = mosaic + noise_rng.normal(0, 1, mosaic.shape).astype(np.float32) * (
+            read * 0.3 + shot
+        )
+        bayer = np.clip(mosaic * 65535, 0, 65535).astype(np.uint16)
+        # OpenCV names Bayer patterns from the second row and column: R at (0, 0) is "BG".
+        raw = cv2.cvtColor(bayer, cv2.COLOR_BayerBG2RGB).astype(np.float32) / 65535
+    else:
+        shot = np.sqrt(np.clip(raw, 0, None) * read * 0.02)
+        raw = raw + noise_rng.normal(0, 1, raw.shape).astype(np.float32) * (read * 0.3 + shot)
+    image: Image = np.ascontiguousarray(_image_to_srgb(raw)[:, :, ::-1])
     if cond.jpeg is not None:
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, cond.jpeg])
         decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None

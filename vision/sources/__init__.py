@@ -4,7 +4,9 @@ frame) and an idempotent ``close()``; the Pi camera lives in :mod:`vision.source
 
 from __future__ import annotations
 
+import io
 import random
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -22,6 +24,8 @@ Image = npt.NDArray[np.uint8]
 MAX_FILE_BYTES = 100 * 1024 * 1024
 MAX_PIXELS = 50_000_000
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+FORMATS = frozenset({"PNG", "JPEG", "MPO", "BMP", "TIFF", "WEBP"})
+"""Picture formats (as Pillow names them) that are read; MPO is a camera's JPEG."""
 
 
 STILL_SIZE = (4608, 2592)
@@ -48,12 +52,43 @@ class StillSource(Protocol):
     def close(self) -> None: ...
 
 
+def image_size(data: bytes, name: str = "the image") -> tuple[int, int]:
+    """(width, height) from the file's header alone, without decoding the picture (Pillow
+    reads only the header when opening); ImageError if it is no picture format we read or
+    would take more than MAX_PIXELS pixels."""
+    import PIL.Image
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PIL.Image.DecompressionBombWarning)
+            with PIL.Image.open(io.BytesIO(data)) as header:
+                width, height = header.size
+                kind = header.format
+    except PIL.Image.DecompressionBombError:
+        raise ImageError(f"{name} has more than {MAX_PIXELS} pixels") from None
+    except (PIL.UnidentifiedImageError, OSError, ValueError) as err:
+        raise ImageError(
+            f"{name} is not an image the companion reads (PNG, JPEG, BMP, TIFF, WebP): {err}"
+        ) from None
+    if kind not in FORMATS:
+        raise ImageError(f"{name} is a {kind} picture; use PNG, JPEG, BMP, TIFF or WebP")
+    if width * height > MAX_PIXELS:
+        raise ImageError(
+            f"{name} has more than {MAX_PIXELS} pixels ({width} x {height}); refused before "
+            "decoding it"
+        )
+    return width, height
+
+
 def decode_image(data: bytes, name: str = "the image") -> Image:
-    """A BGR picture from encoded bytes; ImageError saying what is wrong otherwise."""
+    """A BGR picture from encoded bytes; ImageError saying what is wrong otherwise. The
+    picture's size is checked from its header before anything is decoded (a small file can
+    hold a picture of billions of pixels)."""
     if not data:
         raise ImageError(f"{name} is empty")
     if len(data) > MAX_FILE_BYTES:
         raise ImageError(f"{name} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+    image_size(data, name)
     buffer = np.frombuffer(data, np.uint8)
     try:
         image = cv2.imdecode(buffer, cv2.IMREAD_COLOR)

@@ -1,0 +1,185 @@
+"""Colour: linear light, CIE Lab, and the calibration card's references seen in the same
+picture (its white paper is the light's colour; its swatches are what each token looks like
+under that light, whatever printer made them)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import CardNotFound
+from vision.local_cluster.kit import Kit
+
+Image = npt.NDArray[np.uint8]
+Floats = npt.NDArray[np.float32]
+Matrix = npt.NDArray[np.float64]
+
+CARD_SCALE = 1.0
+"""Pixels per millimetre of the card's top-down copy."""
+PROBE_INSET = 2.0
+"""Swatches and their black squares are read this far (mm) inside their edges: blur."""
+CARD_GLARE_MOST = 0.15
+"""Glare adding more than this share of paper white to a swatch: the card is unusable."""
+SWATCH_SPREAD = 0.1
+"""A swatch whose luminance varies more than this share (standard deviation), and a
+hundredth of paper white, is under glare too uneven to take off (a gradient is not: the
+black square at the swatch's centre sees its middle)."""
+CLIPPED = 250
+"""An 8-bit channel this bright is clipped (glare, or overexposed)."""
+
+
+def _lut() -> Floats:
+    values = np.arange(256, dtype=np.float64) / 255.0
+    linear = np.where(values <= 0.04045, values / 12.92, ((values + 0.055) / 1.055) ** 2.4)
+    return linear.astype(np.float32)
+
+
+LINEAR = _lut()
+"""sRGB byte -> linear light (0-1)."""
+PAPER = 1.0
+"""The description's paper, (255, 255, 255): linear 1."""
+
+
+def lab(rgb_linear: Floats) -> Floats:
+    """Linear R, G, B (last axis; white = 1) to CIE Lab."""
+    shape = rgb_linear.shape
+    flat = np.clip(rgb_linear.reshape(-1, 1, 3), 0, 4).astype(np.float32)
+    out: Floats = cv2.cvtColor(flat, cv2.COLOR_LRGB2Lab).reshape(shape)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class Card:
+    """What the card shows: its paper's colour (the light), its swatches, its ink."""
+
+    white: Floats
+    """The card's paper in linear R, G, B."""
+    swatches: dict[str, Floats]
+    """Each swatch in Lab, white-balanced against the paper."""
+    ink: float
+    """The ink bar's lightness (L*), white-balanced."""
+    tile_luminance: float
+    """The tile-background swatch's luminance relative to the card's paper: the tiles,
+    printed alike, say from theirs how much light falls on them."""
+    glare: bool = False
+    """Light reflected off the card's dark parts: its swatches cannot be trusted."""
+    notes: tuple[str, ...] = ()
+
+
+def _region(rgb: Floats, centre: tuple[float, float], outer: float, inner: float = -1.0) -> Floats:
+    """The card copy's pixels whose Chebyshev distance from ``centre`` (mm) is at most
+    ``outer`` and more than ``inner``: a square, or a square ring."""
+    s = CARD_SCALE
+    cx, cy = centre
+    y0, y1 = max(0, round((cy - outer) * s)), round((cy + outer) * s)
+    x0, x1 = max(0, round((cx - outer) * s)), round((cx + outer) * s)
+    block = rgb[y0:y1, x0:x1]
+    ys = (np.arange(y0, y0 + block.shape[0]) + 0.5) / s - cy
+    xs = (np.arange(x0, x0 + block.shape[1]) + 0.5) / s - cx
+    cheb = np.maximum(np.abs(ys)[:, None], np.abs(xs)[None, :])
+    out: Floats = LINEAR[block[cheb > inner]]
+    return out
+
+
+def _centre(rect: tuple[tuple[float, float], tuple[float, float]]) -> tuple[float, float]:
+    (x0, y0), (x1, y1) = rect
+    return ((x0 + x1) / 2, (y0 + y1) / 2)
+
+
+def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> Card:
+    """The card's references; CardNotFound when its paper does not show as paper.
+
+    Glare adds the light's own colour to whatever it falls on, the same on a swatch and on
+    the black square printed at its centre: the black square says how much, and it is taken
+    off (docs/physical-kit.md, "The calibration card").
+    """
+    spec = kit.card
+    w, h = spec.size
+    s = CARD_SCALE
+    m = (
+        card_to_image
+        @ np.diag([1 / s, 1 / s, 1.0])
+        @ np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1]])
+    )
+    patch = cv2.warpPerspective(
+        image, m, (round(w * s), round(h * s)), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    )
+    rgb = patch[:, :, ::-1]  # made linear region by region (LINEAR[...])
+    ink = LINEAR[np.array(kit.printed["ink"], np.uint8)] / PAPER
+    probe = spec.probe_side / 2 - PROBE_INSET
+    (x0, y0), (x1, y1) = spec.white
+    centre = _centre(spec.white)
+    paper_half = min(x1 - x0, y1 - y0) / 2 - 4.0
+    paper = _region(rgb, centre, paper_half, spec.probe_side / 2 + 2.0)
+    paper_black = np.median(_region(rgb, centre, probe), axis=0)
+    seen_white = np.median(paper, axis=0)
+    if float(seen_white.min()) <= 0.01:
+        raise CardNotFound("the calibration card's white patch is black: is the card covered?")
+    white = ((seen_white - paper_black) / (1 - ink)).astype(np.float32)
+    notes = []
+    if float(white.min()) <= 0.005:
+        # Glare brighter than the paper: the light level is all that is left.
+        return dataclasses.replace(
+            nominal_card(kit),
+            white=seen_white.astype(np.float32),
+            glare=True,
+            notes=(
+                "glare washes out the calibration card: colours are not read; move the lamp "
+                "or the card",
+            ),
+        )
+    if (paper >= LINEAR[CLIPPED]).mean() > 0.01:
+        notes.append(
+            "the calibration card's white is overexposed: colours may be off; dim the light "
+            "or shorten the exposure"
+        )
+    glare = float(luminance(paper_black / white - ink)) > CARD_GLARE_MOST
+    half = spec.swatch_side / 2
+    names = list(spec.swatches)
+    linear = np.zeros((len(names) + 1, 3), np.float32)
+    for i, name in enumerate(names):
+        at = spec.swatches[name]
+        ring = _region(rgb, at, half - PROBE_INSET, spec.probe_side / 2 + PROBE_INSET)
+        black = np.median(_region(rgb, at, probe), axis=0)
+        colour = np.median(ring, axis=0)
+        linear[i] = np.maximum((colour - black) / white + ink, 0)
+        lift = float(luminance(black / white - ink))
+        level = luminance(ring / white)
+        if (
+            lift > CARD_GLARE_MOST
+            or float(level.std()) > SWATCH_SPREAD * float(level.mean()) + 0.01
+        ):
+            glare = True
+    linear[-1] = ink
+    labs = lab(linear)
+    swatches = {name: labs[i] for i, name in enumerate(names)}
+    if glare:
+        notes.append(
+            "glare on the calibration card (too much, or too uneven, to take off): colours "
+            "are not read; move the lamp or the card"
+        )
+    tile = float(luminance(linear[names.index("tile")]))
+    return Card(white, swatches, float(labs[-1][0]), tile, glare, tuple(notes))
+
+
+def luminance(rgb_linear: Floats) -> Floats:
+    """Relative luminance (Y) of linear R, G, B (last axis)."""
+    out: Floats = rgb_linear @ np.array([0.2126, 0.7152, 0.0722], np.float32)
+    return out
+
+
+def nominal_card(kit: Kit) -> Card:
+    """The card as the kit describes its print (sRGB on white paper): references for
+    lightness when the card in the picture cannot be trusted."""
+    paper = LINEAR[np.array(kit.printed["paper"], np.uint8)]
+    swatches = {}
+    linear = {}
+    for name in kit.card.swatches:
+        rgb = kit.colours.get(name) or kit.printed[name]
+        linear[name] = LINEAR[np.array(rgb, np.uint8)] / paper
+        swatches[name] = lab(linear[name].astype(np.float32))
+    ink = lab((LINEAR[np.array(kit.printed["ink"], np.uint8)] / paper).astype(np.float32))
+    return Card(paper.astype(np.float32), swatches, float(ink[0]), float(luminance(linear["tile"])))

@@ -1,0 +1,398 @@
+"""Where the recognizer looks on a tile: sample points in the tile frame, per variant.
+
+Everything is on a 1 mm lattice (``STEP``) in the tile frame (mm, origin at the tile's
+centre). For each slot (docs/physical-kit.md, "Reading the slots"):
+
+* **candidates**: where the token's centre may be, the slot's centre and every lattice point
+  within the kit's placement offset of it (a token dropped by hand lies up to 3 mm off);
+* **probes** at each candidate: the token's *body* (a disc well inside the token, or for a
+  unit the band between its glyph and its edge) and, for a unit, the glyph's *centre* and
+  *middle ring*; all rotation-free, as tokens lie turned;
+* the slot's printed **outline**, and points on both sides of it: an empty slot shows its
+  outline, a covered one (a dark sleeve) does not;
+* its **surround**: bare printed tile near the slot and outside every slot's *zone* (where a
+  token may reach), away from the white square, the tile's edge and its label. Anything there
+  that does not look like printed tile (a hand, a cup, glare) makes the slot unknown.
+
+One more group of points is shared by every variant: the white square's margin between the
+marker and the square's edge, which says how much light falls on the tile.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.local_cluster.kit import Kit, SlotSpec
+
+Matrix = npt.NDArray[np.float64]
+Floats = npt.NDArray[np.float32]
+Indices = npt.NDArray[np.intp]
+
+STEP = 1.25
+"""The lattice spacing (mm): finer than a 1080p picture of a whole board shows."""
+EDGE_BLUR = 1.2
+"""How far (mm) a probe keeps inside a token's edge: blur and the cut line spread there."""
+SURROUND = 7.0
+SURROUND_LEAST = 12
+PLANE_HELD = 0.1
+"""How firmly a surround's plane is held flat (a ridge on its slopes): a surround that lies
+mostly to one side must not tilt it wildly."""
+"""A slot whose surround holds fewer bare points looks at the nearest this many instead."""
+"""How far beyond its zone a slot's surround reaches (mm)."""
+KEEP_OFF_WHITE = 4.0
+"""Bare tile counted only this far (mm) from the white square: blur spreads the white."""
+KEEP_OFF_EDGE = 4.0
+"""...and this far inside the tile's edge (its edge line, the gap, the next tile)."""
+LABEL_CLEAR = 2.0
+"""The label's box, grown by this (mm), is not bare tile."""
+INNER_CLEAR = 0.8
+BESIDE = 3.0
+STRIP_STEP = 1.5
+OUTLINE_STEP = 1.6
+"""Outlines are read at points this far apart (mm)."""
+BARE_EVERY = 2
+"""Bare tile is read at every this many lattice points across and down."""
+FIELD_THIN = 6
+"""Every this many field points is enough."""
+FIELD_CLEAR = 4.0
+"""How far (mm) a field point keeps from a zone, the white square, the edge, the label."""
+"""How far either side of an outline its background is looked at (mm)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class KindProbes:
+    """The probes of every slot of one kind on a variant (a tile's six strike-craft slots,
+    its four mineral slots, its claim, its unit): the same shapes about each slot's centre,
+    so one lattice and one set of weights serve them all. Point indices are into the
+    variant's point list."""
+
+    kind: str
+    positions: tuple[int, ...]
+    """Where these slots are in the variant's slot list."""
+    names: tuple[str, ...]
+    offsets: Matrix
+    """C x 2: each candidate centre's offset from its slot's centre (mm)."""
+    region: Indices
+    """S x R: each slot's lattice points, the same offsets from each slot's centre."""
+    body: Floats
+    """C x R: averaging weights of the token's body at each candidate."""
+    glyph_centre: Floats | None
+    glyph_middle: Floats | None
+    """C x R: a unit glyph's centre disc and middle ring (None for other kinds)."""
+    inner: Indices
+    """Which of the R region points lie well inside the printed outline (``INNER_CLEAR`` mm
+    inside the line): a token anywhere in its zone covers much of them, an empty slot none."""
+    outline: Indices
+    """S x O: points on each slot's printed outline."""
+    beside: Indices
+    """S x B: points ``BESIDE`` mm outside it."""
+    surround: Floats
+    """S x N: averaging weights over each slot's surround among the variant's N bare points
+    (``VariantLayout.bare``; a row of zeros where a slot has none)."""
+    surround_sets: tuple[Indices, ...]
+    """The same surrounds as index lists."""
+    plane: Floats
+    """S x 3 x N: least squares (gently held flat) of a plane through each surround's
+    values: a, the value at the slot's centre, and its slopes per 10 mm across and down."""
+
+    @property
+    def surround_counts(self) -> Floats:
+        """S: how many points each surround has."""
+        out: Floats = np.array([len(s) for s in self.surround_sets], np.float32)
+        return out
+
+
+@dataclasses.dataclass(frozen=True)
+class VariantLayout:
+    points: Matrix
+    """K x 2 sample points (mm, tile frame): the white margin's first, then the field's,
+    then the points read in Lab (from ``lab_from`` on)."""
+    lab_from: int
+    strip: Indices
+    """The white square's margin (the same points for every variant)."""
+    bare: Indices
+    """Every bare-tile point near a slot (the surrounds together)."""
+    field: Indices
+    """Bare tile far from anything printed or placed (``FIELD_CLEAR`` mm): how much light
+    falls on the tile, since every face is printed alike."""
+    owner: Indices
+    """K: the slot (position in the variant's slot list) each point belongs to, for the
+    light around it; -1 for the white margin and the field."""
+    from_owner: Floats
+    """K x 2: each point's offset from its owner slot's centre, in 10 mm."""
+    slot_count: int
+    kinds: tuple[KindProbes, ...]
+
+
+def zone_inradius(kit: Kit, slot: SlotSpec) -> float:
+    """How far from the slot's centre its zone reaches, measured like its inradius: the
+    token's inradius, plus the placement offset, plus the blur of its edge."""
+    return kit.token(slot).inradius + kit.placement_offset + EDGE_BLUR
+
+
+def _inside_distance(slot: SlotSpec, x: Matrix, y: Matrix, inradius: float) -> Matrix:
+    """How far inside (positive) or outside (negative) of ``slot``'s shape, grown to
+    ``inradius``, each point lies (the shape's support function; exact for circles)."""
+    dx, dy = x - slot.centre[0], y - slot.centre[1]
+    if slot.shape == "circle":
+        out: Matrix = inradius - np.hypot(dx, dy)
+        return out
+    if slot.shape == "triangle":
+        normals = [
+            (0.0, 1.0),
+            (math.cos(math.radians(-30)), -0.5),
+            (-math.cos(math.radians(30)), -0.5),
+        ]
+    else:
+        normals = [
+            (math.cos(math.radians(a)), math.sin(math.radians(a)))
+            for a in (30, 90, 150, 210, 270, 330)
+        ]
+    reach = np.max([dx * nx + dy * ny for nx, ny in normals], axis=0)
+    out = inradius - reach
+    return out
+
+
+def _outline_points(slot: SlotSpec, inradius: float) -> Matrix:
+    """Points about OUTLINE_STEP apart along the slot's shape grown to ``inradius``."""
+    if slot.shape == "circle":
+        count = max(12, round(2 * math.pi * inradius / OUTLINE_STEP))
+        t = np.arange(count) * 2 * math.pi / count
+        return np.stack(
+            [slot.centre[0] + inradius * np.cos(t), slot.centre[1] + inradius * np.sin(t)], 1
+        )
+    grown = dataclasses.replace(slot, radius=inradius * (2 if slot.shape == "triangle" else 1))
+    corners = np.array(grown.outline())
+    out = []
+    for a, b in zip(corners, np.roll(corners, -1, axis=0), strict=True):
+        n = max(2, round(float(np.linalg.norm(b - a)) / OUTLINE_STEP))
+        # leave the corners out: blur rounds them
+        for t in np.linspace(0, 1, n + 1)[1:-1]:
+            out.append(a + (b - a) * t)
+    return np.array(out)
+
+
+def _lattice(centre: tuple[float, float], radius: float) -> Matrix:
+    n = math.ceil(radius / STEP)
+    g = np.arange(-n, n + 1) * STEP
+    xs, ys = np.meshgrid(g, g)
+    keep = np.hypot(xs, ys) <= radius
+    return np.stack([xs[keep] + centre[0], ys[keep] + centre[1]], 1)
+
+
+def _weights(points: Matrix, centres: Matrix, low: float, high: float) -> Floats:
+    """C x R: for each centre, equal weights on the points between ``low`` and ``high`` mm
+    from it (a disc when ``low`` is 0, a ring otherwise)."""
+    d = np.hypot(points[None, :, 0] - centres[:, None, 0], points[None, :, 1] - centres[:, None, 1])
+    inside = ((d >= low) & (d <= high)).astype(np.float32)
+    out: Floats = inside / np.maximum(inside.sum(axis=1, keepdims=True), 1)
+    return out
+
+
+_LAYOUTS: dict[tuple[int, int, float], tuple[Kit, VariantLayout]] = {}
+KEEP_OFF_STEP = 0.5
+
+
+def keep_off(edge_mm: float) -> float:
+    """How much farther (mm) the bare tile keeps from every zone in a picture whose edges
+    are ``edge_mm`` wide (10-90 %): blur spreads a light token's colour onto the dark tile
+    around it. In steps of KEEP_OFF_STEP, so few layouts are ever made."""
+    extra = min(3.0, max(0.0, edge_mm - 1.2))
+    return round(extra / KEEP_OFF_STEP) * KEEP_OFF_STEP
+
+
+def layout(kit: Kit, variant: int, extra: float = 0.0) -> VariantLayout:
+    """The sample points of ``variant``, its bare tile ``extra`` mm farther from every zone
+    (see :func:`keep_off`); made once per kit, variant and distance."""
+    key = (id(kit), variant, extra)
+    found = _LAYOUTS.get(key)
+    if found is None or found[0] is not kit:
+        found = _LAYOUTS[key] = (kit, _layout(kit, variant, extra))
+    return found[1]
+
+
+def _layout(kit: Kit, variant: int, extra: float) -> VariantLayout:
+    points: list[Matrix] = []
+
+    def add(new: Matrix) -> Indices:
+        start = sum(len(p) for p in points)
+        points.append(np.asarray(new, np.float64).reshape(-1, 2))
+        return np.arange(start, start + len(points[-1]), dtype=np.intp)
+
+    strip = add(white_margin(kit))
+    slots = kit.variants[variant]
+    half = kit.tile_side / 2
+    # The bare tile: a sparser lattice, outside every zone.
+    n = math.floor(half / STEP)
+    g = (np.arange(-n, n) + 0.5) * STEP
+    xs, ys = np.meshgrid(g, g)
+    xs, ys = xs.ravel(), ys.ravel()
+    keep = (
+        (np.arange(len(g))[:, None] % BARE_EVERY == 0)
+        & (np.arange(len(g))[None, :] % BARE_EVERY == 0)
+    ).ravel()
+    keep &= np.maximum(np.abs(xs), np.abs(ys)) <= half - KEEP_OFF_EDGE
+    keep &= np.maximum(np.abs(xs), np.abs(ys)) >= kit.white_side / 2 + KEEP_OFF_WHITE
+    for slot in slots:
+        keep &= _inside_distance(slot, xs, ys, zone_inradius(kit, slot) + 1.0 + extra) < 0
+    (lx, ly), (bw, bh) = kit.label_at(variant)
+    keep &= ~((np.abs(xs - lx) <= bw / 2 + LABEL_CLEAR) & (np.abs(ys - ly) <= bh / 2 + LABEL_CLEAR))
+    # The field: bare tile well clear of everything.
+    far = keep.copy()
+    far &= np.maximum(np.abs(xs), np.abs(ys)) <= half - KEEP_OFF_EDGE - FIELD_CLEAR
+    far &= np.maximum(np.abs(xs), np.abs(ys)) >= kit.white_side / 2 + KEEP_OFF_WHITE + FIELD_CLEAR
+    for slot in slots:
+        far &= (
+            _inside_distance(slot, xs, ys, zone_inradius(kit, slot) + 1.0 + extra + FIELD_CLEAR) < 0
+        )
+    far &= ~(
+        (np.abs(xs - lx) <= bw / 2 + LABEL_CLEAR + FIELD_CLEAR)
+        & (np.abs(ys - ly) <= bh / 2 + LABEL_CLEAR + FIELD_CLEAR)
+    )
+    field = add(np.stack([xs[far], ys[far]], 1)[::FIELD_THIN])
+    lab_from = sum(len(p) for p in points)
+    # Only the bare tile near some slot is looked at.
+    near_any = np.zeros(len(xs), bool)
+    for slot in slots:
+        near_any |= _inside_distance(slot, xs, ys, zone_inradius(kit, slot) + extra + SURROUND) >= 0
+    keep &= near_any
+    bare_points = np.stack([xs[keep], ys[keep]], 1)
+    bare = add(bare_points)
+    owner_parts: list[Indices] = [np.full(lab_from, -1, np.intp)]
+    reach_of = [zone_inradius(kit, slot) + extra + SURROUND for slot in slots]
+    # A bare point belongs to the slot it is most inside the surround of.
+    depth = np.stack(
+        [
+            _inside_distance(slot, bare_points[:, 0], bare_points[:, 1], reach)
+            for slot, reach in zip(slots, reach_of, strict=True)
+        ]
+    )
+    owner_parts.append(np.argmax(depth, axis=0).astype(np.intp))
+    offset = kit.placement_offset
+    centres = _lattice((0.0, 0.0), offset + 1e-6)
+    per_slot: dict[int, tuple[Indices, Indices, Indices, Indices]] = {}
+    shapes: dict[str, tuple[Floats, Floats | None, Floats | None, Indices]] = {}
+    for position, slot in enumerate(slots):
+        token = kit.token(slot)
+        if slot.kind == "unit":
+            glyph_outer = max(
+                kit.glyph["destroyer"]["dot"],
+                kit.glyph["battleship"]["dot"],
+                kit.glyph["carrier"]["ring"][1],
+            )
+            low, high = token.inradius * glyph_outer + EDGE_BLUR, token.inradius - EDGE_BLUR
+        else:
+            low, high = 0.0, max(token.inradius - EDGE_BLUR, 1.5)
+        relative = _lattice((0.0, 0.0), offset + high + 1e-6)
+        region_points = relative + np.array(slot.centre)
+        region = add(region_points)
+        outline = add(_outline_points(slot, slot.inradius))
+        beside = add(_outline_points(slot, slot.inradius + BESIDE))
+        owner_parts.append(np.full(len(region) + len(outline) + len(beside), position, np.intp))
+        near = np.nonzero(depth[position] >= 0)[0]
+        if len(near) < SURROUND_LEAST:  # hemmed in by other zones: the bare tile nearest it
+            near = np.argsort(-depth[position])[:SURROUND_LEAST]
+        per_slot[position] = (region, outline, beside, bare[np.sort(near)])
+        if slot.kind not in shapes:
+            body = _weights(relative, centres, low, high)
+            glyph_centre = glyph_middle = None
+            if slot.kind == "unit":
+                glyphs = kit.glyph
+                hole = glyphs["carrier"]["ring"][0]
+                glyph_centre = _weights(relative, centres, 0.0, token.inradius * hole * 0.7)
+                middle = (glyphs["destroyer"]["dot"] + glyphs["battleship"]["dot"]) / 2
+                glyph_middle = _weights(
+                    relative,
+                    centres,
+                    token.inradius * (middle - 0.06),
+                    token.inradius * (middle + 0.06),
+                )
+            clear = kit.line_width / 2 + INNER_CLEAR
+            centred = dataclasses.replace(slot, centre=(0.0, 0.0))
+            inside = _inside_distance(centred, relative[:, 0], relative[:, 1], slot.inradius)
+            inner = np.nonzero(inside >= clear)[0].astype(np.intp)
+            if len(inner) < 3:  # a small slot: its three points nearest the centre
+                inner = np.argsort(np.hypot(relative[:, 0], relative[:, 1]))[:3].astype(np.intp)
+            shapes[slot.kind] = (body, glyph_centre, glyph_middle, inner)
+    kinds = []
+    for kind in dict.fromkeys(slot.kind for slot in slots):
+        positions = tuple(i for i, slot in enumerate(slots) if slot.kind == kind)
+        body, glyph_centre, glyph_middle, inner = shapes[kind]
+        weights = np.zeros((len(positions), len(bare)), np.float32)
+        planes = np.zeros((len(positions), 3, len(bare)), np.float32)
+        for row, position in enumerate(positions):
+            around = per_slot[position][3]
+            if len(around):
+                weights[row, around - bare[0]] = 1.0 / len(around)
+                at = (bare_points[around - bare[0]] - slots[position].centre) / 10.0
+                design = np.column_stack([np.ones(len(at)), at])
+                held = design.T @ design + np.diag([0.0, PLANE_HELD, PLANE_HELD]) * len(at)
+                planes[row][:, around - bare[0]] = np.linalg.solve(held, design.T)
+        kinds.append(
+            KindProbes(
+                kind,
+                positions,
+                tuple(slots[p].name for p in positions),
+                centres,
+                np.stack([per_slot[p][0] for p in positions]),
+                body,
+                glyph_centre,
+                glyph_middle,
+                inner,
+                np.stack([per_slot[p][1] for p in positions]),
+                np.stack([per_slot[p][2] for p in positions]),
+                weights,
+                tuple(per_slot[p][3] for p in positions),
+                planes,
+            )
+        )
+    everything = np.concatenate(points)
+    owner = np.concatenate(owner_parts)
+    centres_of = np.array([slot.centre for slot in slots])
+    from_owner = np.where(
+        owner[:, None] >= 0, (everything - centres_of[np.maximum(owner, 0)]) / 10.0, 0.0
+    ).astype(np.float32)
+    return VariantLayout(
+        everything,
+        lab_from,
+        strip,
+        bare,
+        field,
+        owner,
+        from_owner,
+        len(slots),
+        tuple(kinds),
+    )
+
+
+_MARGINS: dict[int, tuple[Kit, Matrix]] = {}
+
+
+def white_margin(kit: Kit) -> Matrix:
+    """Points on the white square between the marker and the square's edge (made once per
+    kit): see :func:`_white_margin`."""
+    found = _MARGINS.get(id(kit))
+    if found is None or found[0] is not kit:
+        found = _MARGINS[id(kit)] = (kit, _white_margin(kit))
+    return found[1]
+
+
+def _white_margin(kit: Kit) -> Matrix:
+    """Points on the white square between the marker and the square's edge: two square
+    rings a third and two thirds of the way out, points STRIP_STEP apart."""
+    inner, outer = kit.marker_side / 2, kit.white_side / 2
+    out = []
+    for share in (1 / 3, 2 / 3):
+        r = inner + (outer - inner) * share
+        n = round(8 * r / STRIP_STEP)
+        t = np.arange(n) / n * 8 * r  # distance along the ring, from (-r, -r) clockwise
+        side, along = np.divmod(t, 2 * r)
+        along = along - r
+        x = np.choose(side.astype(int), [along, np.full(n, r), -along, np.full(n, -r)])
+        y = np.choose(side.astype(int), [np.full(n, -r), along, np.full(n, r), -along])
+        out.append(np.stack([x, y], 1))
+    return np.concatenate(out)

@@ -1,0 +1,296 @@
+"""Finding the kit's ArUco markers: at reduced resolution, looked for again when some are
+missing (a second threshold window, an enlarged copy, and the detector's rejected quads read
+cell by cell), their edges then located at full resolution (docs/physical-kit.md)."""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import cache
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.local_cluster.kit import Kit
+
+Image = npt.NDArray[np.uint8]
+Matrix = npt.NDArray[np.float64]
+
+DETECT_WIDTH = 1920
+"""Markers are looked for in a copy at most this wide; corners are refined at full size."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Marker:
+    id: int
+    corners: Matrix
+    """4 x 2 image points, clockwise from the marker's top-left."""
+
+
+@cache
+def _detector(dictionary: str, window: int) -> cv2.aruco.ArucoDetector:
+    params = cv2.aruco.DetectorParameters()
+    # One adaptive-threshold pass (the default makes three) finds the kit's markers at 1080p
+    # in half the time; a second window is tried only when the card is not found.
+    params.adaptiveThreshWinSizeMin = window
+    params.adaptiveThreshWinSizeMax = window
+    params.minMarkerPerimeterRate = 0.02
+    # Bits are read from the middle of each cell only, with some error correction: blurred
+    # small markers lose their cell edges first.
+    params.perspectiveRemovePixelPerCell = 10
+    params.perspectiveRemoveIgnoredMarginPerCell = 0.35
+    params.errorCorrectionRate = 0.8
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
+    return cv2.aruco.ArucoDetector(
+        cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary)), params
+    )
+
+
+def find_markers(gray: Image, kit: Kit, expected: int | None = None) -> list[Marker]:
+    """Markers in a grey picture: found in a copy at most DETECT_WIDTH wide, then their edges
+    located at full resolution (:func:`refine_corners`). When the card is not found, or fewer
+    than ``expected`` tile markers are, the detector looks again (see below)."""
+    height, width = gray.shape
+    factor = min(1.0, DETECT_WIDTH / max(width, height * 16 / 9))
+    small = (
+        gray
+        if factor == 1.0
+        else cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    )
+    corners, ids, rejected = _detector(kit.dictionary, 5).detectMarkers(small)
+    corners = [c.reshape(4, 2) for c in corners]
+    found_ids = [] if ids is None else ids.ravel().tolist()
+    candidates = [c.reshape(4, 2) for c in rejected]
+
+    def short() -> bool:
+        tiles_found = len({i for i in found_ids if kit.is_sector_marker(i)})
+        return sum(i in kit.card.markers for i in set(found_ids)) < 2 or (
+            expected is not None and tiles_found < expected
+        )
+
+    # Looking again, more carefully, only when something is missing: another threshold
+    # window, then a copy twice the size (small blurred markers' bits read better there).
+    for scale, window in ((1, 11), (2, 9)):
+        if not short():
+            break
+        image = (
+            small
+            if scale == 1
+            else cv2.resize(small, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+        )
+        more, more_ids, more_rejected = _detector(kit.dictionary, window).detectMarkers(image)
+        if more_ids is not None:
+            corners += [(c.reshape(4, 2) + 0.5) / scale - 0.5 for c in more]
+            found_ids += more_ids.ravel().tolist()
+        candidates += [(c.reshape(4, 2) + 0.5) / scale - 0.5 for c in more_rejected]
+    if short():
+        for marker_id, quad in _rescued(small, candidates, kit, set(found_ids), corners):
+            corners.append(quad)
+            found_ids.append(marker_id)
+    if not found_ids:
+        return []
+    quads = np.array(corners, dtype=np.float64)
+    if factor != 1.0:
+        quads = (quads + 0.5) / factor - 0.5
+    quads = refine_corners(gray, quads)
+    best: dict[int, Marker] = {}
+    for marker_id, quad in zip(found_ids, quads, strict=True):
+        found = Marker(int(marker_id), quad)
+        old = best.get(found.id)
+        if old is None or _area(quad) > _area(old.corners):
+            best[found.id] = found
+    return list(best.values())
+
+
+RESCUE_CELL_PX = 6
+RESCUE_MAX_BITS_WRONG = 2
+"""A candidate the detector rejected is taken as a missing tile marker only if at most this
+many of its 25 bits differ: the kit's ids differ pairwise in at least 7 bits, in every
+rotation (docs/physical-kit.md), so such a reading is still 5 bits from any other tile."""
+
+
+@cache
+def _codes(dictionary: str, marker_ids: tuple[int, ...]) -> tuple[int, npt.NDArray[np.uint8]]:
+    """The bit grids of ``marker_ids`` (n x bits x bits) and the marker's bits per side."""
+    d = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary))
+    bits = int(d.markerSize)
+    grids = [
+        cv2.aruco.Dictionary.getBitsFromByteList(d.bytesList[i : i + 1], bits) for i in marker_ids
+    ]
+    return bits, np.array(grids, np.uint8)
+
+
+def _rescued(
+    gray: Image, candidates: list[Matrix], kit: Kit, found: set[int], known: list[Matrix]
+) -> list[tuple[int, Matrix]]:
+    """Tile markers among the quads the detector rejected, read more patiently.
+
+    At the far edge of a tilted, blurred picture a marker's cells are two pixels wide, and
+    the detector's one global threshold over the whole marker loses bits next to its black
+    border. Here each cell is read at its centre and compared with the midpoint between the
+    marker's darkest and lightest cells; a quad counts only if its border is dark throughout
+    and its bits are within RESCUE_MAX_BITS_WRONG of a tile marker not yet found."""
+    wanted = tuple(i for i in range(kit.sectors[0], kit.sectors[1] + 1) if i not in found)
+    if not wanted or not candidates or not known:
+        return []
+    bits, codes = _codes(kit.dictionary, wanted)
+    # As big as the markers found, give or take what a 30 degree tilt does to them.
+    typical = float(np.median([_area(q) for q in known]))
+    size = (max(16.0, typical / 3), typical * 3)
+    cells = bits + 2
+    side = cells * RESCUE_CELL_PX
+    target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    lo, hi = RESCUE_CELL_PX // 3, RESCUE_CELL_PX - RESCUE_CELL_PX // 3
+    # Blur can merge a small marker's black border with its white margin; the candidate is
+    # then the white square's blurred outline, and the marker lies inside it, a little smaller
+    # than the square/marker ratio says (the blur widens the outline).
+    shrink = kit.marker_side / kit.white_side
+    quads = [
+        q.mean(axis=0) + (q - q.mean(axis=0)) * f
+        for f in (1.0, shrink, shrink * 0.92, shrink * 0.85)
+        for q in candidates
+    ]
+    out: dict[int, Matrix] = {}
+    for quad in quads:
+        if not size[0] <= _area(quad) <= size[1]:
+            continue
+        for turn in range(4):
+            corners = np.roll(quad, -turn, axis=0)
+            warp = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+            patch = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR)
+            means = patch.reshape(cells, RESCUE_CELL_PX, cells, RESCUE_CELL_PX)[
+                :, lo:hi, :, lo:hi
+            ].mean(axis=(1, 3))
+            inner = means[1:-1, 1:-1]
+            threshold = (float(inner.min()) + float(inner.max())) / 2
+            border = np.concatenate([means[0], means[-1], means[1:-1, 0], means[1:-1, -1]])
+            if float(inner.max()) - float(inner.min()) < 24 or border.max() >= threshold:
+                break  # no marker in any orientation: neither test depends on the turn
+            wrong = (codes != (inner > threshold)).sum(axis=(1, 2))
+            best = int(np.argmin(wrong))
+            if wrong[best] <= RESCUE_MAX_BITS_WRONG:
+                out.setdefault(wanted[best], corners)
+                break
+    return list(out.items())
+
+
+def _area(quad: Matrix) -> float:
+    x, y = quad[:, 0], quad[:, 1]
+    xn, yn = x[[1, 2, 3, 0]], y[[1, 2, 3, 0]]
+    return float(abs(np.dot(x, yn) - np.dot(y, xn)) / 2)
+
+
+EDGE_POINTS = 10
+PROFILE_SAMPLES = 13
+
+
+def refine_corners(gray: Image, quads: Matrix) -> Matrix:
+    """Each marker's corners from its four edges located to a fraction of a pixel.
+
+    Across each edge, between the black border and the white square, the grey level is
+    sampled along short profiles; where a profile crosses half-way between its dark and
+    bright ends is a point of the edge; a line is fitted to each edge's points and
+    neighbouring lines meet at the corners. (The detector's own corners sit slightly inside
+    the black border, which shrinks every marker by a few per cent.)
+    """
+    count = len(quads)
+    start = quads
+    end = np.roll(quads, -1, axis=1)
+    direction = end - start
+    length = np.linalg.norm(direction, axis=2, keepdims=True)
+    unit = direction / np.maximum(length, 1e-9)
+    normal = np.stack([unit[..., 1], -unit[..., 0]], axis=2)  # outwards for clockwise quads
+    cell = length[..., 0] / 7.0
+    t = np.linspace(0.15, 0.85, EDGE_POINTS)
+    tau = np.linspace(-0.6, 0.6, PROFILE_SAMPLES)
+    base = start[:, :, None, :] + direction[:, :, None, :] * t[None, None, :, None]
+    offsets = normal[:, :, None, None, :] * (cell[:, :, None, None, None] * tau[:, None])
+    where = (base[:, :, :, None, :] + offsets).astype(np.float32)  # M x 4 x P x S x 2
+    flat = where.reshape(-1, PROFILE_SAMPLES, 2)
+    values = cv2.remap(
+        gray,
+        np.ascontiguousarray(flat[:, :, 0]),
+        np.ascontiguousarray(flat[:, :, 1]),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    ).astype(np.float64)
+    dark = values[:, :2].mean(axis=1, keepdims=True)
+    bright = values[:, -2:].mean(axis=1, keepdims=True)
+    level = (dark + bright) / 2
+    above = values >= level
+    first = np.argmax(above, axis=1)
+    first = np.clip(first, 1, PROFILE_SAMPLES - 1)
+    rows = np.arange(len(values))
+    v0, v1 = values[rows, first - 1], values[rows, first]
+    fraction = np.clip((level[:, 0] - v0) / np.maximum(v1 - v0, 1e-6), 0, 1)
+    crossing = (first - 1 + fraction).reshape(count, 4, EDGE_POINTS)
+    steps = np.interp(crossing, np.arange(PROFILE_SAMPLES), tau)
+    contrast = (bright - dark).reshape(count, 4, EDGE_POINTS)
+    points = base + normal[:, :, None, :] * (cell[:, :, None] * steps)[..., None]
+    # A line through each edge's points (weighted: profiles without contrast count nothing).
+    weight = (contrast > 8).astype(np.float64)
+    total = np.maximum(weight.sum(axis=2), 1e-9)
+    centre = (points * weight[..., None]).sum(axis=2) / total[..., None]
+    d = (points - centre[:, :, None, :]) * np.sqrt(weight)[..., None]
+    sxx, syy = (d[..., 0] ** 2).sum(axis=2), (d[..., 1] ** 2).sum(axis=2)
+    sxy = (d[..., 0] * d[..., 1]).sum(axis=2)
+    angle = 0.5 * np.arctan2(2 * sxy, sxx - syy)
+    along = np.stack([np.cos(angle), np.sin(angle)], axis=2)  # M x 4 x 2
+    # Neighbouring edges meet at the corners: corner k is where edge k-1 meets edge k.
+    p1, d1 = np.roll(centre, 1, axis=1), np.roll(along, 1, axis=1)
+    p2, d2 = centre, along
+    det = d1[..., 0] * (-d2[..., 1]) - d1[..., 1] * (-d2[..., 0])
+    diff = p2 - p1
+    s1 = (diff[..., 0] * (-d2[..., 1]) - diff[..., 1] * (-d2[..., 0])) / np.where(
+        np.abs(det) < 1e-6, 1.0, det
+    )
+    corners = p1 + d1 * s1[..., None]
+    usable = (weight.sum(axis=2) >= 3).all(axis=1) & (np.abs(det) >= 1e-6).all(axis=1)
+    moved = np.linalg.norm(corners - quads, axis=2).max(axis=1) < cell.max(axis=1)
+    keep = usable & moved
+    out = quads.copy()
+    out[keep] = corners[keep]
+    return out
+
+
+SPREAD_SAMPLES = 25
+
+
+def edge_spread(gray: Image, quads: Matrix) -> float:
+    """How wide (pixels) the markers' outer edges are from 10 % to 90 % of their step, the
+    median over every edge: about 1 in a sharp picture, 2.6 times the blur's sigma in a soft
+    one. Measured from inside the black border (0.9 of a cell) to the white square's middle."""
+    if len(quads) == 0:
+        return 0.0
+    start = quads
+    direction = np.roll(quads, -1, axis=1) - start
+    length = np.linalg.norm(direction, axis=2, keepdims=True)
+    unit = direction / np.maximum(length, 1e-9)
+    normal = np.stack([unit[..., 1], -unit[..., 0]], axis=2)
+    cell = length[..., 0] / 7.0
+    t = np.linspace(0.2, 0.8, 6)
+    tau = np.linspace(-0.9, 0.55, SPREAD_SAMPLES)
+    base = start[:, :, None, :] + direction[:, :, None, :] * t[None, None, :, None]
+    offsets = normal[:, :, None, None, :] * (cell[:, :, None, None, None] * tau[:, None])
+    where = (base[:, :, :, None, :] + offsets).astype(np.float32).reshape(-1, SPREAD_SAMPLES, 2)
+    values = cv2.remap(
+        gray,
+        np.ascontiguousarray(where[:, :, 0]),
+        np.ascontiguousarray(where[:, :, 1]),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    ).astype(np.float64)
+    values = np.maximum.accumulate(values, axis=1)  # a step, rising outwards
+    dark, bright = values[:, :1], values[:, -1:]
+    span = np.maximum(bright - dark, 1e-6)
+    scaled = (values - dark) / span
+    step = (tau[1] - tau[0]) * np.repeat(cell.reshape(-1), len(t))
+    rise = []
+    for low, high in ((0.1, 0.9),):
+        a = (scaled < low).sum(axis=1)
+        b = (scaled < high).sum(axis=1)
+        rise.append((b - a) * step)
+    usable = span[:, 0] > 30
+    if not usable.any():
+        return 0.0
+    return float(np.median(rise[0][usable]))

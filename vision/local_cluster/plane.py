@@ -1,0 +1,227 @@
+"""The table plane and the tiles on it: a homography from table millimetres to the picture
+from the markers' squareness and the card, each tile's pose, the tile grid and which tiles
+share an edge (ruling R1.1)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import CardNotFound
+from vision.local_cluster.kit import Kit
+from vision.local_cluster.markers import Marker
+
+Matrix = npt.NDArray[np.float64]
+
+
+def _homography(src: Sequence[tuple[float, float]] | Matrix, dst: Matrix) -> Matrix:
+    h, _ = cv2.findHomography(np.array(src, dtype=np.float64), dst.astype(np.float64))
+    if h is None:
+        raise CardNotFound("the calibration card's markers do not fix a plane")
+    out: Matrix = h
+    return out
+
+
+PLANE_ROUNDS = 2
+
+
+def _rigid(model: Matrix, points: Matrix) -> tuple[tuple[float, float], float]:
+    """The turn and shift that best carry ``model`` (mm, centred) onto ``points`` (mm)."""
+    centre = points.mean(axis=0)
+    p = points - centre
+    cross = float(np.sum(model[:, 0] * p[:, 1] - model[:, 1] * p[:, 0]))
+    dot = float(np.sum(model[:, 0] * p[:, 0] + model[:, 1] * p[:, 1]))
+    return (float(centre[0]), float(centre[1])), math.degrees(math.atan2(cross, dot))
+
+
+def _placed(model: Matrix, pose: tuple[tuple[float, float], float]) -> Matrix:
+    (cx, cy), angle = pose
+    t = math.radians(angle)
+    rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+    out: Matrix = model @ rot.T + np.array([cx, cy])
+    return out
+
+
+def _rectifier(quads: Matrix) -> Matrix | None:
+    """A homography from a metric copy of the table plane to the image, up to a similarity,
+    from the markers alone: every marker is a square, so in the image its neighbouring edges
+    and its diagonals must be the images of right angles. Each right angle is one linear
+    equation on the image of the plane's dual conic of the circular points; its eigenvectors
+    give the rectification (Liebowitz and Zisserman's metric rectification)."""
+    if len(quads) < 3:
+        return None
+    pts = quads.reshape(-1, 2)
+    mean = pts.mean(axis=0)
+    spread = float(np.sqrt(((pts - mean) ** 2).sum(axis=1).mean())) or 1.0
+    norm = np.array(
+        [[1 / spread, 0, -mean[0] / spread], [0, 1 / spread, -mean[1] / spread], [0, 0, 1]]
+    )
+    q = (quads - mean) / spread
+    h = np.concatenate([q, np.ones((*q.shape[:2], 1))], axis=2)  # M x 4 x 3
+
+    def line(a: Matrix, b: Matrix) -> Matrix:
+        crossed = np.cross(a, b)
+        out: Matrix = crossed / np.linalg.norm(crossed[:, :2], axis=1, keepdims=True)
+        return out
+
+    edges = [line(h[:, k], h[:, (k + 1) % 4]) for k in range(4)]
+    pairs = [(edges[0], edges[1]), (edges[1], edges[2]), (edges[2], edges[3]), (edges[3], edges[0])]
+    pairs.append((line(h[:, 0], h[:, 2]), line(h[:, 1], h[:, 3])))
+    rows = []
+    for first, second in pairs:
+        rows.append(
+            np.stack(
+                [
+                    first[:, 0] * second[:, 0],
+                    first[:, 0] * second[:, 1] + first[:, 1] * second[:, 0],
+                    first[:, 1] * second[:, 1],
+                    first[:, 0] * second[:, 2] + first[:, 2] * second[:, 0],
+                    first[:, 1] * second[:, 2] + first[:, 2] * second[:, 1],
+                    first[:, 2] * second[:, 2],
+                ],
+                axis=1,
+            )
+        )
+    system = np.concatenate(rows)
+    _, vectors6 = np.linalg.eigh(system.T @ system)  # the least-squares null vector
+    a, b, c, d, e, f = vectors6[:, 0]
+    conic = np.array([[a, b, d], [b, c, e], [d, e, f]])
+    values, vectors = np.linalg.eigh(conic)
+    order = np.argsort(np.abs(values))[::-1]
+    values, vectors = values[order], vectors[:, order]
+    if values[0] * values[1] <= 0:
+        return None
+    if values[0] < 0:
+        values = -values
+    rect = vectors @ np.diag([math.sqrt(values[0]), math.sqrt(values[1]), 1.0])
+    out: Matrix = np.linalg.inv(norm) @ rect
+    return out
+
+
+def _plane(
+    card: list[Marker], tiles: list[Marker], kit: Kit
+) -> tuple[Matrix, list[tuple[tuple[float, float], float]]]:
+    """The table plane (table mm -> image) and every tile's pose on it.
+
+    The markers' squareness fixes the plane up to a similarity (:func:`_rectifier`); their
+    known size fixes its scale and the card's markers where it lies. Each tile marker is then
+    placed rigidly on that plane, and the plane is fitted once more to all markers together.
+    """
+    card_mm = np.array([p for m in card for p in kit.card_marker_corners(m.id)], np.float64)
+    card_px = np.concatenate([m.corners for m in card])
+    model = np.array(kit.marker_corners(), np.float64)
+    size = float(np.sqrt((model**2).sum(axis=1).mean()))
+    everything = [*card, *tiles]
+    quads = np.array([m.corners for m in everything])
+    plane = _homography(card_mm, card_px)
+    rectifier = _rectifier(quads)
+    if rectifier is not None:
+        flat = cv2.perspectiveTransform(quads.reshape(-1, 1, 2), np.linalg.inv(rectifier))
+        flat = flat.reshape(-1, 4, 2)
+        if np.linalg.det(np.linalg.inv(rectifier)[:2, :2]) < 0:
+            flat[..., 1] *= -1  # a mirror image: turn it the right way up
+            rectifier = rectifier @ np.diag([1.0, -1.0, 1.0])
+        sizes = np.sqrt(((flat - flat.mean(axis=1, keepdims=True)) ** 2).sum(axis=2).mean(axis=1))
+        k = float(np.median(sizes)) / size
+        card_flat = flat[: len(card)].reshape(-1, 2) / k
+        (cx, cy), angle = _rigid(card_mm - card_mm.mean(axis=0), card_flat)
+        # card_flat ~ R(angle) (card_mm - mean) + centre
+        t = math.radians(angle)
+        rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+        shift = np.array([cx, cy]) - rot @ card_mm.mean(axis=0)
+        to_flat = np.eye(3)
+        to_flat[:2, :2] = rot * k
+        to_flat[:2, 2] = shift * k
+        candidate = rectifier @ to_flat
+        if np.all(np.isfinite(candidate)):
+            plane = candidate / candidate[2, 2]
+    poses: list[tuple[tuple[float, float], float]] = []
+    if not tiles:
+        return plane, poses
+    pixels = np.concatenate([m.corners for m in tiles]).reshape(-1, 1, 2)
+    count = len(tiles)
+    centres = np.zeros((count, 2))
+    angles = np.zeros(count)
+    for round_ in range(PLANE_ROUNDS):
+        mm = cv2.perspectiveTransform(pixels, np.linalg.inv(plane)).reshape(count, 4, 2)
+        centres = mm.mean(axis=1)
+        rel = mm - centres[:, None, :]
+        cross = (model[None, :, 0] * rel[..., 1] - model[None, :, 1] * rel[..., 0]).sum(axis=1)
+        dot = (model[None, :, 0] * rel[..., 0] + model[None, :, 1] * rel[..., 1]).sum(axis=1)
+        angles = np.arctan2(cross, dot)
+        if round_ == PLANE_ROUNDS - 1:
+            break
+        cos, sin = np.cos(angles)[:, None], np.sin(angles)[:, None]
+        placed = np.stack(
+            [
+                model[None, :, 0] * cos - model[None, :, 1] * sin + centres[:, None, 0],
+                model[None, :, 0] * sin + model[None, :, 1] * cos + centres[:, None, 1],
+            ],
+            axis=2,
+        )
+        src = np.concatenate([card_mm, placed.reshape(-1, 2)])
+        dst = np.concatenate([card_px, pixels.reshape(-1, 2)])
+        plane = _homography(src, dst)
+    poses = [
+        ((float(c[0]), float(c[1])), math.degrees(float(a)))
+        for c, a in zip(centres, angles, strict=True)
+    ]
+    return plane, poses
+
+
+def _near_pairs(
+    poses: Sequence[tuple[tuple[float, float], float]], side: float
+) -> list[tuple[int, int]]:
+    """Index pairs (i < j) of tiles whose centres are close enough to share an edge."""
+    if len(poses) < 2:
+        return []
+    centres = np.array([c for c, _ in poses])
+    apart = np.sqrt(((centres[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2))
+    i, j = np.nonzero(np.triu(apart <= 1.6 * side, k=1))
+    return list(zip(i.tolist(), j.tolist(), strict=True))
+
+
+def _adjacent(
+    a: tuple[tuple[float, float], float], b: tuple[tuple[float, float], float], side: float
+) -> bool:
+    """Whether two tile outlines share an edge segment (R1.1); touching corners do not."""
+    (ax, ay), angle = a
+    (bx, by), _ = b
+    dx, dy = bx - ax, by - ay
+    t = math.radians(angle)
+    u = abs(dx * math.cos(t) + dy * math.sin(t))
+    v = abs(-dx * math.sin(t) + dy * math.cos(t))
+    along, across = max(u, v), min(u, v)
+    return 0.85 * side <= along <= 1.15 * side and across <= 0.5 * side
+
+
+def _similarity(centre: tuple[float, float], angle: float) -> Matrix:
+    t = math.radians(angle)
+    return np.array(
+        [[math.cos(t), -math.sin(t), centre[0]], [math.sin(t), math.cos(t), centre[1]], [0, 0, 1]]
+    )
+
+
+def _grid(
+    poses: Sequence[tuple[tuple[float, float], float]], side: float
+) -> list[tuple[int, int, int]]:
+    """Snap tile poses to grid cells and quarter turns, the first tile at (0, 0)."""
+    if not poses:
+        return []
+    vec = sum(
+        complex(math.cos(math.radians(4 * a)), math.sin(math.radians(4 * a))) for _, a in poses
+    )
+    base = math.degrees(math.atan2(vec.imag, vec.real)) / 4
+    t = math.radians(base)
+    ox, oy = poses[0][0]
+    out = []
+    for (x, y), angle in poses:
+        dx, dy = x - ox, y - oy
+        u = dx * math.cos(t) + dy * math.sin(t)
+        v = -dx * math.sin(t) + dy * math.cos(t)
+        out.append((round(u / side), round(v / side), round((angle - base) / 90) % 4))
+    return out

@@ -1,0 +1,465 @@
+"""Reading every slot of the tiles of one variant from their sample points (see
+:mod:`vision.local_cluster.layout`), white-balanced linear light.
+
+A reading is given only when every check it could fail passes; otherwise the slot is
+UNKNOWN, never a guess (docs/physical-kit.md, "How the camera reads the kit"):
+
+1. **The light around it.** The bare tile around a slot says whether glare adds light there
+   (taken off the slot's samples; too much, and the slot is unknown) or a shadow takes some
+   away (made up for).
+2. **Covered?** Its surround must then look like printed tile: not lighter (a hand, a card),
+   not darker than a shadow leaves it, not another hue. Otherwise UNKNOWN.
+3. **Empty** only when the slot's inside looks like bare tile in hue and lightness *and* its
+   printed outline shows (a dark sleeve or a dark object may look like bare tile; neither
+   shows the outline).
+4. **A token** only when its inside is far from bare tile, its body (read at the candidate
+   centre least like bare tile: tokens lie off-centre and turned) is even, near one of the
+   card's swatches and clearly nearer to it than to any other; a unit's glyph must then fall
+   clearly inside one glyph's rule. A mineral is told from bare tile by its lightness alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import cast
+
+import numpy as np
+import numpy.typing as npt
+
+from companion.local_cluster.atoms import Colour, UnitType
+from companion.local_cluster.board_scan import SlotReading, SlotState
+from vision.local_cluster.colour import lab, luminance
+from vision.local_cluster.layout import KindProbes, VariantLayout
+
+Floats = npt.NDArray[np.float32]
+Bools = npt.NDArray[np.bool_]
+
+COLOURS = tuple(c.value for c in Colour)
+NAMES = (*COLOURS, "tile")
+LIGHT_TOKENS = ("white", "yellow", "aqua", "pink", "mineral")
+
+# The light around a slot -----------
+LIFT_LEAST = 0.15
+"""A surround this much lighter than bare tile (luminance) has glare on it, taken off the
+slot's samples; SHADE_LEAST darker, a shadow, made up for."""
+SHADE_LEAST = 0.1
+LEVEL_CLIP = 3.0
+GLARE_MOST = 0.06
+"""Glare adding more than this share of paper white around a slot makes it unknown."""
+
+# Covered -----------
+BARE_LIGHTER = 9.0
+"""A surround point lighter than bare tile by more than this (L*) is not bare tile."""
+BARE_DARKER = 16.0
+"""...or darker by more than this (a shadow darkens, but not this much)."""
+BARE_HUE = 28.0
+"""...or this far from it in hue (a*, b*)."""
+NOISE_TIMES = 3.5
+"""Bare tile's own noise (its median distance from bare tile) times this is still bare."""
+COVERED_SHARE = 0.06
+"""A slot whose surround holds more than this share of such points is covered..."""
+COVERED_LEAST = 2
+"""...if they are at least this many (a lone speck of noise covers nothing)."""
+
+# Empty -----------
+EMPTY_HUE = 11.0
+"""An empty slot's inside (well within its outline) is this close to bare tile in hue (a*,
+b*), on average; every empire colour is far more colourful, so a token anywhere in the zone
+moves it further."""
+EMPTY_LIGHT = 0.3
+"""...and lighter than bare tile by at most this share of the way to the darkest light
+token (white, yellow, aqua, pink, mineral): blur brings some of the outline's light in."""
+TOKEN_STEP = 2.0
+"""A slot counts as holding a token only when its inside is this many times further from
+bare tile than an empty slot may be (in between: unknown)."""
+OUTLINE_SHARE = 0.6
+"""An empty slot's outline shows at least this share of the contrast outlines show on this
+board (and the board's outlines must show at all: ``OUTLINE_LEAST``)."""
+OUTLINE_LEAST = 3.5
+OUTLINE_SHOWS = 2.5
+"""...and any empty slot's outline must show at least this much (L*)."""
+
+# Tokens -----------
+FAR = 24.0
+"""A token's body farther than this from every swatch is unknown."""
+MARGIN = 10.0
+"""...and so is one not this much nearer its swatch than the next."""
+UNEVEN = 12.0
+"""A token body whose colours spread more than this (Lab standard deviation) straddles an
+edge: unknown."""
+MINERAL_EMPTY, MINERAL_PRESENT = 0.25, 0.42
+"""Where a mineral slot's inside lies between bare tile (0) and the card's mineral grey
+(1): at most the first, it is empty (if its outline shows); at least the second, it holds a
+token; in between, unknown."""
+MINERAL_UNEVEN = 10.0
+"""A mineral token is evenly light; a light patch more uneven than this is something else
+(the edge of a neighbour's token, a highlight's rim)."""
+GLYPH_DARK, GLYPH_LIGHT = 0.65, 0.35
+"""Every glyph is ink at its centre or its middle ring (a destroyer's dot, a battleship's
+disc, a carrier's ring): the darker of the two is the glyph's ink on this very token. The
+other counts as ink too when at least GLYPH_DARK as dark, as the token's colour when at most
+GLYPH_LIGHT; in between, the unit is unknown."""
+GLYPH_LEAST = 10.0
+"""The glyph's ink must be this much darker (L*) than the token's colour."""
+GLYPHS = {
+    (True, False): UnitType.DESTROYER,
+    (True, True): UnitType.BATTLESHIP,
+    (False, True): UnitType.CARRIER,
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class References:
+    """What the slots are compared with, in white-balanced Lab."""
+
+    swatches: dict[str, Floats]
+    """The card's colour swatches (empire colours and mineral grey)."""
+    tile: Floats
+    """Bare printed tile, as this board's tiles show it."""
+    tile_luminance: float
+    """Bare printed tile's luminance (white-balanced linear light; paper is 1)."""
+    outline: float = 0.0
+    """How much lighter the printed outlines look than the tile beside them, on this board
+    (the median over the slots that look empty)."""
+    colours: bool = True
+    """False when the card's swatches cannot be trusted (glare on the card)."""
+    fine: bool = True
+    """False when the picture is too coarse for small things (a 1.5 mm outline, a mineral,
+    a strike craft) to be told from noise: then only claims and units are read, and no slot
+    as empty."""
+
+    @property
+    def light_span(self) -> float:
+        """How much lighter (L*) than bare tile the darkest light token is."""
+        return max(min(float(self.swatches[n][0]) for n in LIGHT_TOKENS) - float(self.tile[0]), 1.0)
+
+    def table(self) -> Floats:
+        """The swatches (and bare tile) in :data:`NAMES` order, N x 3."""
+        return np.stack([self.swatches[n] if n != "tile" else self.tile for n in NAMES])
+
+
+@dataclasses.dataclass
+class Lit:
+    """One variant's tiles as lit around each slot: Lab samples (T x K x 3; only from the
+    layout's ``lab_from`` on) with glare taken off and shadows made up for, slot by slot,
+    and which slots had too much glare."""
+
+    lab: Floats
+    glare: Bools
+    """T x slots."""
+
+
+def light(groups: dict[int, tuple[VariantLayout, Floats]], refs: References) -> dict[int, Lit]:
+    """Correct each slot's samples for the light around it (each variant's tiles: their
+    layout and white-balanced linear light, T x K x 3), then convert them to Lab."""
+    bare = max(refs.tile_luminance, 1e-4)
+    corrected = {}
+    glare = {}
+    for variant, (layout, linear) in groups.items():
+        count = len(linear)
+        # A plane through each surround's luminance (each point counted at most LEVEL_CLIP
+        # times bare tile's: a bright object in a corner of it must not pass for glare all
+        # over it): the light around the slot, and how it changes across it.
+        planes = np.zeros((count, layout.slot_count, 3), np.float32)
+        planes[:, :, 0] = bare
+        lum = np.minimum(luminance(linear[:, layout.bare]), LEVEL_CLIP * bare)
+        for kind in layout.kinds:
+            planes[:, list(kind.positions)] = np.einsum("tn,skn->tsk", lum, kind.plane)
+        owner = layout.owner[layout.lab_from :]
+        at = layout.from_owner[layout.lab_from :]
+        plane = planes[:, owner]  # T x K x 3
+        level = plane[..., 0] + plane[..., 1] * at[:, 0] + plane[..., 2] * at[:, 1]
+        lift = np.where(level > bare * (1 + LIFT_LEAST), level - bare, 0).astype(np.float32)
+        gain = np.where(level < bare * (1 - SHADE_LEAST), level / bare, 1).astype(np.float32)
+        gain = np.maximum(gain, 0.05)
+        part = (linear[:, layout.lab_from :, :] - lift[..., None]) / gain[..., None]
+        corrected[variant] = np.maximum(part, 0)
+        glare[variant] = planes[:, :, 0] - bare > GLARE_MOST
+    flat = lab(np.concatenate([c.reshape(-1, 3) for c in corrected.values()]).astype(np.float32))
+    out = {}
+    start = 0
+    for variant, part in corrected.items():
+        layout = groups[variant][0]
+        size = part.shape[0] * part.shape[1]
+        full = np.zeros((part.shape[0], len(layout.points), 3), np.float32)
+        full[:, layout.lab_from :] = flat[start : start + size].reshape(part.shape)
+        start += size
+        out[variant] = Lit(full, glare[variant])
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class Bare:
+    """How far from bare tile a point may look and still be bare tile, on this picture: the
+    fixed limits, or wider where the picture's noise is (a warm light leaves little blue, so
+    white balance magnifies its noise on the dark tile)."""
+
+    lighter: float = BARE_LIGHTER
+    darker: float = BARE_DARKER
+    hue: float = BARE_HUE
+
+    @classmethod
+    def of(cls, lab_points: Floats, tile: Floats) -> Bare:
+        """The limits for a picture whose bare tile reads ``lab_points`` (N x 3)."""
+        dl = np.abs(lab_points[:, 0] - tile[0])
+        hue = np.hypot(lab_points[:, 1] - tile[1], lab_points[:, 2] - tile[2])
+        spread = float(np.median(dl)) * NOISE_TIMES
+        return cls(
+            max(BARE_LIGHTER, spread),
+            max(BARE_DARKER, spread),
+            max(BARE_HUE, float(np.median(hue)) * NOISE_TIMES),
+        )
+
+    def foreign(self, lab_points: Floats, tile: Floats) -> Bools:
+        """Which points (any shape x 3, Lab) do not look like bare tile."""
+        dl = lab_points[..., 0] - tile[0]
+        hue = np.hypot(lab_points[..., 1] - tile[1], lab_points[..., 2] - tile[2])
+        out: Bools = (dl > self.lighter) | (dl < -self.darker) | (hue > self.hue)
+        return out
+
+
+def looks_empty(hue: Floats, lightness: Floats, step: float = 1.0) -> Bools:
+    out: Bools = (hue <= EMPTY_HUE * step) & (lightness <= EMPTY_LIGHT * step)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class Measured:
+    """What was measured of one kind of slot on T tiles (T x S arrays)."""
+
+    kind: KindProbes
+    covered: Floats
+    """The share of each surround that does not look like bare tile."""
+    hue: Floats
+    lightness: Floats
+    """How far from bare tile each inside is on average, in hue, and in lightness as a
+    share of :attr:`References.light_span`."""
+    contrast: Floats
+    """How much lighter each printed outline looks than either side of it."""
+    colour: Floats
+    """T x S x 3: the token's body at its best candidate."""
+    spread: Floats
+    nearest: npt.NDArray[np.intp]
+    """Index into :data:`NAMES` of the swatch nearest each body."""
+    d1: Floats
+    d2: Floats
+    glyph: tuple[Floats, Floats] | None
+    """How much darker than the token its glyph's centre disc and middle ring are."""
+
+
+def measure(
+    layouts: dict[int, VariantLayout], lit: dict[int, Lit], refs: References
+) -> list[Measured]:
+    """Every kind of slot on every tile, measured: one :class:`Measured` per kind, its rows
+    the tiles of each variant in turn (as ``lit`` orders them)."""
+    table = refs.table()
+    points = {v: lit[v].lab[:, layouts[v].bare, :] for v in lit}
+    limits = Bare.of(np.concatenate([p.reshape(-1, 3) for p in points.values()]), refs.tile)
+    bare = {v: limits.foreign(points[v], refs.tile).astype(np.float32) for v in lit}
+    kinds: dict[str, list[KindProbes]] = {}
+    for v in lit:
+        for kind in layouts[v].kinds:
+            kinds.setdefault(kind.kind, []).append(kind)
+    out = []
+    for name, probes in kinds.items():
+        kind = probes[0]
+        region = np.concatenate(
+            [lit[v].lab[:, k.region, :] for v, k in zip(lit, probes, strict=True)]
+        )
+        covered_share = np.concatenate(
+            [bare[v] @ k.surround.T for v, k in zip(lit, probes, strict=True)]
+        )
+        on = np.concatenate([lit[v].lab[:, k.outline, 0] for v, k in zip(lit, probes, strict=True)])
+        outside = np.concatenate(
+            [lit[v].lab[:, k.beside, 0] for v, k in zip(lit, probes, strict=True)]
+        )
+        flipped = np.swapaxes(region, 2, 3)  # T x S x 3 x R
+        means = np.swapaxes(flipped @ kind.body.T, 2, 3)  # T x S x C x 3
+        from_tile = ((means - refs.tile) ** 2).sum(axis=3)  # T x S x C
+        best = np.argmax(from_tile, axis=2)  # T x S
+        pick = best[..., None, None]
+        colour = np.take_along_axis(means, pick, axis=2)[:, :, 0]
+        squares = np.take_along_axis(np.swapaxes((flipped**2) @ kind.body.T, 2, 3), pick, axis=2)
+        spread = np.sqrt(np.clip(squares[:, :, 0] - colour**2, 0, None).sum(axis=2))
+        inner = region[:, :, kind.inner, :].mean(axis=2)
+        hue = np.hypot(inner[..., 1] - refs.tile[1], inner[..., 2] - refs.tile[2])
+        lightness = (inner[..., 0] - refs.tile[0]) / refs.light_span
+        contrast = on.mean(axis=2) - (outside.mean(axis=2) + inner[..., 0]) / 2
+        distances = np.sqrt(((colour[:, :, None, :] - table[None, None]) ** 2).sum(axis=3))
+        order = np.argsort(distances, axis=2)[..., :2]
+        d = np.take_along_axis(distances, order, axis=2)
+        glyph = None
+        if kind.glyph_centre is not None and kind.glyph_middle is not None:
+            values = region[..., 0]
+            glyph = (
+                colour[..., 0] - (kind.glyph_centre[best] * values).sum(axis=2),
+                colour[..., 0] - (kind.glyph_middle[best] * values).sum(axis=2),
+            )
+        del name
+        out.append(
+            Measured(
+                kind,
+                covered_share,
+                hue,
+                lightness,
+                contrast,
+                colour,
+                spread,
+                order[..., 0],
+                d[..., 0],
+                d[..., 1],
+                glyph,
+            )
+        )
+    return out
+
+
+def outline_contrasts(measured: list[Measured]) -> Floats:
+    """The outline contrasts of the slots that look empty and clear of anything."""
+    found = [
+        m.contrast[looks_empty(m.hue, m.lightness) & (m.covered < COVERED_SHARE / 2)]
+        for m in measured
+        if m.kind.kind != "mineral"
+    ]
+    found += [
+        m.contrast[(m.lightness <= EMPTY_LIGHT) & (m.covered < COVERED_SHARE / 2)]
+        for m in measured
+        if m.kind.kind == "mineral"
+    ]
+    out: Floats = np.concatenate([f.ravel() for f in found]) if found else np.zeros(0, np.float32)
+    return out
+
+
+def decide(
+    layouts: dict[int, VariantLayout],
+    measured: list[Measured],
+    lit: dict[int, Lit],
+    refs: References,
+) -> dict[int, list[list[SlotReading]]]:
+    """Every slot of every tile: for each variant, its tiles' readings in slot order (see
+    the module docstring)."""
+    rows: dict[int, list[list[SlotReading | None]]] = {
+        v: [[None] * layouts[v].slot_count for _ in range(len(lit[v].glare))] for v in lit
+    }
+    starts = {}
+    at = 0
+    for v in lit:
+        starts[v] = at
+        at += len(lit[v].glare)
+    for m in measured:
+        kind = m.kind
+        positions = list(kind.positions)
+        glare = np.concatenate([lit[v].glare[:, positions] for v in lit])
+        states, colours, units, sure = _decide_kind(m, glare, refs)
+        for v in lit:
+            for t, row in enumerate(rows[v]):
+                i = starts[v] + t
+                for s, position in enumerate(positions):
+                    colour, unit = colours[i][s], units[i][s]
+                    row[position] = SlotReading(
+                        kind.names[s],
+                        _STATES[states[i][s]],
+                        None if colour < 0 else _COLOURS[colour],
+                        None if unit < 0 else _UNITS[unit],
+                        sure[i][s],
+                    )
+    return {v: [[r for r in row if r is not None] for row in rows[v]] for v in lit}
+
+
+_STATES = (SlotState.UNKNOWN, SlotState.EMPTY, SlotState.TOKEN)
+_COLOURS = tuple(Colour)
+_UNITS = tuple(UnitType)
+_GLYPH_CODES = {unit: _UNITS.index(unit) for unit in GLYPHS.values()}
+
+
+def _decide_kind(
+    m: Measured, glare: Bools, refs: References
+) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[list[float]]]:
+    """Per slot: state (0 unknown, 1 empty, 2 token), colour and unit indices (-1 none),
+    confidence."""
+    usable = ~((m.covered > COVERED_SHARE) & (m.covered * m.kind.surround_counts >= COVERED_LEAST))
+    usable &= ~glare
+    if not refs.fine and m.kind.kind in ("mineral", "craft"):
+        usable[:] = False
+    clear = 1 - m.covered / COVERED_SHARE
+    outline = max(refs.outline, 1e-6)
+    shows = (
+        refs.fine
+        & (refs.outline >= OUTLINE_LEAST)
+        & (m.contrast >= OUTLINE_SHARE * refs.outline)
+        & (m.contrast >= OUTLINE_SHOWS)
+    )
+    state = np.zeros(m.covered.shape, np.int64)
+    colour = np.full(m.covered.shape, -1, np.int64)
+    unit = np.full(m.covered.shape, -1, np.int64)
+    sure = np.zeros(m.covered.shape, np.float64)
+    if m.kind.kind == "mineral":
+        span = float(refs.swatches["mineral"][0] - refs.tile[0]) / refs.light_span
+        where = m.lightness / max(span, 0.1)
+        token = usable & (where >= MINERAL_PRESENT) & (m.spread <= MINERAL_UNEVEN)
+        empty = usable & (where <= MINERAL_EMPTY) & shows
+        state[token] = 2
+        state[empty] = 1
+        sure = np.where(token, np.minimum(clear, 0.5 + where - MINERAL_PRESENT), sure)
+        sure = np.where(
+            empty,
+            np.minimum.reduce([clear, m.contrast / outline, 0.5 + MINERAL_EMPTY - where]),
+            sure,
+        )
+    else:
+        looks = looks_empty(m.hue, m.lightness)
+        empty = usable & looks & shows
+        toward = np.maximum(m.hue / EMPTY_HUE, m.lightness / EMPTY_LIGHT)
+        state[empty] = 1
+        sure = np.where(
+            empty, np.minimum.reduce([clear, 1 - toward / 2, m.contrast / outline]), sure
+        )
+        gap = m.d2 - m.d1
+        token = (
+            usable
+            & ~looks_empty(m.hue, m.lightness, TOKEN_STEP)
+            & refs.colours
+            & (m.nearest != NAMES.index("tile"))
+            & (m.d1 <= FAR)
+            & (gap >= MARGIN)
+            & (m.spread <= UNEVEN)
+        )
+        token_sure = np.minimum.reduce([clear, (gap - MARGIN) / MARGIN + 0.5, 1 - m.d1 / (2 * FAR)])
+        if m.glyph is not None:
+            kinds, glyph_sure = _glyphs(*m.glyph)
+            token &= kinds >= 0
+            token_sure = np.minimum(token_sure, glyph_sure)
+            unit = np.where(token, kinds, -1)
+        state[token] = 2
+        colour = np.where(token, m.nearest, -1)
+        sure = np.where(token, token_sure, sure)
+    sure = np.where(state > 0, np.clip(sure, 0.05, 1.0), 0.0)
+    return (
+        cast(list[list[int]], state.tolist()),
+        cast(list[list[int]], colour.tolist()),
+        cast(list[list[int]], unit.tolist()),
+        cast(list[list[float]], sure.tolist()),
+    )
+
+
+def _glyphs(centre: Floats, middle: Floats) -> tuple[npt.NDArray[np.int64], Floats]:
+    """The unit type (index into UnitType, -1 unknown) each glyph shows from how much darker
+    than the token its centre disc and middle ring are (L*), and how surely."""
+    dark = np.maximum(np.maximum(centre, middle), 1e-6)
+    c, m = centre / dark, middle / dark
+    between = ((c > GLYPH_LIGHT) & (c < GLYPH_DARK)) | ((m > GLYPH_LIGHT) & (m < GLYPH_DARK))
+    out = np.full(centre.shape, -1, np.int64)
+    for (centre_dark, middle_dark), unit in GLYPHS.items():
+        match = ((c >= GLYPH_DARK) == centre_dark) & ((m >= GLYPH_DARK) == middle_dark)
+        out[match] = _GLYPH_CODES[unit]
+    out[between | (dark < GLYPH_LEAST)] = -1
+    slack = np.minimum.reduce(
+        [
+            np.abs(c - GLYPH_DARK),
+            np.abs(c - GLYPH_LIGHT),
+            np.abs(m - GLYPH_DARK),
+            np.abs(m - GLYPH_LIGHT),
+        ]
+    )
+    sure = np.minimum.reduce([np.ones_like(c), 0.5 + 2 * slack, dark / (2 * GLYPH_LEAST)])
+    return out, sure.astype(np.float32)
