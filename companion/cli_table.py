@@ -335,7 +335,7 @@ def _cmd_create(args: argparse.Namespace) -> int:
             f"{order[-1]} last; the game starts when the last seat has chosen. "
         )
     else:
-        then = ""
+        then = "The game starts when the last seat has joined. "
     _out(
         f'Created {game.title} table "{name}" in {path}.',
         "",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,7 +24,8 @@ from companion.commands import CommandError, GameCommands
 if TYPE_CHECKING:
     from conftest import Runner
 
-REGISTERED = [game.name for game in games.available()]
+REGISTERED = sorted(entry.name for entry in entry_points(group=games.GROUP))
+"""The games installed through their registration (not those a test registers)."""
 
 
 @pytest.fixture
@@ -296,3 +298,27 @@ def test_table_create_passes_the_house_rules_to_the_game(
     refused = run("table", "--db", tmp_path / "t.db", "create", "T", "--game", "tally")
     assert refused.code == 2
     assert refused.err == "companion: error: Tally is not played at tables\n"
+
+
+def test_a_table_of_a_turn_taking_game_without_commands(run: Runner, tmp_path: Path) -> None:
+    """The service's test-only noughts and crosses: no setup choices, no record commands."""
+    import noughts
+
+    game = noughts.register()
+    try:
+        db = tmp_path / "t.db"
+        made = run("table", "--db", db, "create", "Kitchen", "--game", game.name, "--seed", "1")
+        assert made.code == 0, made.err
+        out = " ".join(made.out.split())
+        assert out.startswith('Created Noughts and Crosses table "Kitchen"')
+        assert "Seats 2, all free Seed 1 Next: the players join, one to a seat." in out
+        assert "The game starts when the last seat has joined." in out
+        rows = run("table", "--db", db, "list").out.splitlines()
+        assert rows[-1].split()[1:] == ["Kitchen", "Joining", "-", "0/2", "no", "-"]
+        refused = run("new", tmp_path / "n.json", "--game", game.name)
+        assert (
+            refused.err
+            == "companion: error: Noughts and Crosses has no commands for the command line\n"
+        )
+    finally:
+        games.unregister(game.name)
