@@ -47,6 +47,7 @@ from companion.commands import (
 )
 from companion.errors import CompanionError, RecordError
 from companion.records import MAX_RECORD_BYTES, game_name
+from companion.terminal import wrap
 
 __all__ = ["EXIT_ERROR", "EXIT_OK", "PLUGIN_GROUP", "CommandError", "Subcommands", "main"]
 
@@ -258,8 +259,12 @@ def _cmd_new(args: argparse.Namespace) -> int:
         _out(
             usage,
             "",
-            "Set up a new game and write its record to GAME.json (never over a file that "
-            "exists, without --force).",
+            wrap(
+                "Set up a new game and write its record to GAME.json (never over a file that "
+                "exists, without --force).",
+                indent=0,
+                hanging=0,
+            ),
             "",
             *games_help("new"),
         )
