@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import games
 from hardware.config import (
     GpioPanelConfig,
     SerialPanelConfig,
@@ -205,8 +206,8 @@ def test_companion_serve_accepts_the_shipped_config() -> None:
         table=None,
     )
     assert settings.database.parent.name == unit()["Service"]["StateDirectory"]
-    rules = serve_cli.demo_rules(config["demo"])
-    assert (rules.discussion_seconds, rules.command_seconds) == (240, 180)
+    rules = serve_cli.demo_options(config["demo"], games.default())
+    assert (rules["discussion_seconds"], rules["command_seconds"]) == (240, 180)
     assert config["panel"]["enabled"] is True
     assert config["serial-panel"]["enabled"] is True
 

@@ -550,7 +550,7 @@ def test_the_host_page_of_a_cosmic_table_shows_its_rules_and_the_cosmic_correcti
     page = client.get(f"/t/{table_id}/host").get_data(as_text=True)
     assert "PLACE P1 A/F vega-o" in page and "CLAIM vega-3 P2" in page
     assert "MINERALS" not in page and "not available" not in page
-    assert '<option value="cosmic-cluster" selected>' in page and "command seconds" in page
+    assert '<option value="cosmic-cluster" selected>' in page and "<dt>Orders</dt>" in page
 
 
 def _started(service: TableService, table_id: str) -> str:
