@@ -14,12 +14,13 @@ from flask.testing import FlaskClient
 from test_web_routes import Phone, _first_message, refused, state
 from web_helpers import make_app
 
+from companion.cosmic.afnotation import parse_plain_af
 from companion.cosmic.diplomacy.geography import UnitType
 from companion.cosmic.diplomacy.rules import Unit
 from companion.cosmic.session import CosmicClusterSession
 from companion.local_cluster.settings import HouseRules
 from companion.service import TableService
-from web.games.cosmic_cluster import arrow_ends, changed_centres, cluster_svg
+from web.games.cosmic_cluster import arrow_ends, changed_centres, cluster_svg, retreat_choices
 
 
 @pytest.fixture
@@ -402,6 +403,23 @@ def test_an_illegal_retreat_is_refused(
     )
     refused(answer, 422, "retreat to one of")
     assert state(service, table_id) == before
+
+
+@pytest.mark.parametrize("cargo", ["", " (P2 army)"])
+def test_c4_2_the_retreat_form_writes_an_af_retreat_the_game_reads(cargo: str) -> None:
+    """C4.2: a dislodged A/F (its own army or another power's aboard) is offered its sea
+    retreats as `A/F x -> y` lines, which the game reads (not the display text of the unit)."""
+    you = {
+        "retreats": [
+            {"unit": f"P1: A/F castor-o{cargo}", "region": "castor-o", "options": ["castor-b"]}
+        ]
+    }
+    (choice,) = retreat_choices(you)
+    lines = [line for line, _ in choice["options"]]
+    assert lines == ["A/F castor-o -> castor-b", "A/F castor-o disband"]
+    for line in lines:
+        order, af = parse_plain_af(line)
+        assert af and order.region == "castor-o"
 
 
 @pytest.fixture

@@ -766,7 +766,8 @@ def retreat_choices(you: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Each unit owed a retreat with its choices as whole order lines (a move or disband)."""
     out = []
     for retreat in you.get("retreats", []):
-        unit = retreat["unit"].split(": ", 1)[-1]
+        # "P1: A/F vega-o (P2 army)" -> "A/F vega-o": the unit as an order names it.
+        unit = retreat["unit"].split(": ", 1)[-1].split(" (", 1)[0]
         options = [(f"{unit} -> {o}", f"retreat to {o}") for o in retreat["options"]]
         options.append((f"{unit} disband", "disband"))
         out.append({"unit": unit, "region": retreat["region"], "options": options})
