@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import struct
+import tracemalloc
+import zlib
 from pathlib import Path
 
 import cv2
@@ -199,6 +202,40 @@ def test_scan_refuses_a_picture_too_large(run, picture: Path, monkeypatch) -> No
     monkeypatch.setattr(vision.sources, "MAX_PIXELS", 1000)
     done = run("scan", picture)
     assert done.code == 2 and "more than 1000 pixels" in done.err
+
+
+def _png_header(width: int, height: int) -> bytes:
+    """A PNG's signature and IHDR chunk, then a few bytes of pixel data: decoding it would
+    need width x height x 3 bytes."""
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    chunk = b"IHDR" + ihdr
+    data = zlib.compress(b"\0" * 4096)
+    idat = b"IDAT" + data
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + struct.pack(">I", len(ihdr))
+        + chunk
+        + struct.pack(">I", zlib.crc32(chunk))
+        + struct.pack(">I", len(data))
+        + idat
+        + struct.pack(">I", zlib.crc32(idat))
+    )
+
+
+@pytest.mark.parametrize("size", [(20000, 20000), (10000, 6000)])
+def test_a_huge_picture_in_a_small_file_is_refused_from_its_header(size: tuple[int, int]) -> None:
+    """Issue 18: a 20000 x 20000 PNG is refused before anything is decoded (decoding it took
+    2.4 GB)."""
+    from vision.sources import ImageError, decode_image
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(ImageError, match=r"more than \d+ pixels"):
+            decode_image(_png_header(*size), "huge.png")
+        _size, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 10 * 1024 * 1024
 
 
 def test_scan_names_the_expected_tiles_it_did_not_find(run, picture: Path) -> None:
