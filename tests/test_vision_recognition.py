@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from benchmarks.vision import boards
 from companion.local_cluster.board_scan import SlotState
 from companion.local_cluster.state import State
 from vision.errors import CardNotFound
@@ -188,6 +189,18 @@ def test_a_dark_sleeve_over_an_empty_slot_is_not_read_as_empty(small: State) -> 
                     want.colour,
                     want.kind,
                 )
+
+
+def test_a_soft_card_without_glare_is_not_called_glared() -> None:
+    """Blur, Bayer demosaicing and a card copy a little off spread a swatch's sides without
+    any glare: its colours are still read (issue 18's benchmark, picture 12)."""
+    board = boards(13)[12]
+    assert board.conditions.glare == 0
+    rendered = render(sample_state(board.state_seed, board.players), board.conditions)
+    found = recognize(rendered.image, expected=list(rendered.tiles))
+    assert not any("glare" in note for note in found.notes)
+    tally = _tally(rendered, found)
+    assert tally.wrong == [] and tally.occluded_wrong == []
 
 
 def test_glare_makes_what_it_covers_unknown_never_something(small: State) -> None:

@@ -23,10 +23,16 @@ PROBE_INSET = 2.0
 """Swatches and their black squares are read this far (mm) inside their edges: blur."""
 CARD_GLARE_MOST = 0.15
 """Glare adding more than this share of paper white to a swatch: the card is unusable."""
-SWATCH_SPREAD = 0.1
-"""A swatch whose luminance varies more than this share (standard deviation), and a
-hundredth of paper white, is under glare too uneven to take off (a gradient is not: the
-black square at the swatch's centre sees its middle)."""
+SWATCH_SPREAD = 0.25
+"""A swatch whose four sides (the medians of the ring around its black square, side by
+side) differ in luminance by more than this share, and ``SWATCH_SPREAD_LEAST``, is under
+glare too uneven to take off (a gradient is not: the black square at the swatch's centre
+sees its middle). Medians of whole sides, not the spread of single pixels: noise and the
+blurred edge of the black square spread a dark swatch's pixels without any glare, and a
+card copy a millimetre off under blur makes sides differ by up to a fifth (issue 18's
+benchmark: 0.1 called glare-free 1 px/mm pictures glared, and read no colours in them)."""
+SWATCH_SPREAD_LEAST = 0.03
+"""...and more than this share of paper white (noise on a dark swatch)."""
 CLIPPED = 250
 """An 8-bit channel this bright is clipped (glare, or overexposed)."""
 
@@ -81,6 +87,24 @@ def _region(rgb: Floats, centre: tuple[float, float], outer: float, inner: float
     xs = (np.arange(x0, x0 + block.shape[1]) + 0.5) / s - cx
     cheb = np.maximum(np.abs(ys)[:, None], np.abs(xs)[None, :])
     out: Floats = LINEAR[block[cheb > inner]]
+    return out
+
+
+def _sides(rgb: Floats, centre: tuple[float, float], outer: float, inner: float) -> Floats:
+    """The median luminance of each of the four sides (top, bottom, left, right) of the
+    square ring between ``inner`` and ``outer`` (mm) around ``centre``."""
+    s = CARD_SCALE
+    cx, cy = centre
+    boxes = (
+        (cx - outer, cy - outer, cx + outer, cy - inner),
+        (cx - outer, cy + inner, cx + outer, cy + outer),
+        (cx - outer, cy - inner, cx - inner, cy + inner),
+        (cx + inner, cy - inner, cx + outer, cy + inner),
+    )
+    out = np.zeros(4, np.float32)
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        block = rgb[max(0, round(y0 * s)) : round(y1 * s), max(0, round(x0 * s)) : round(x1 * s)]
+        out[i] = float(np.median(luminance(LINEAR[block.reshape(-1, 3)])))
     return out
 
 
@@ -147,10 +171,12 @@ def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> Card:
         colour = np.median(ring, axis=0)
         linear[i] = np.maximum((colour - black) / white + ink, 0)
         lift = float(luminance(black / white - ink))
-        level = luminance(ring / white)
+        sides = _sides(rgb, at, half - PROBE_INSET, spec.probe_side / 2 + PROBE_INSET)
+        sides /= float(luminance(white))
         if (
             lift > CARD_GLARE_MOST
-            or float(level.std()) > SWATCH_SPREAD * float(level.mean()) + 0.01
+            or float(sides.max() - sides.min())
+            > SWATCH_SPREAD * float(sides.mean()) + SWATCH_SPREAD_LEAST
         ):
             glare = True
     linear[-1] = ink
