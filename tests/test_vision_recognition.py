@@ -203,6 +203,21 @@ def test_a_soft_card_without_glare_is_not_called_glared() -> None:
     assert tally.wrong == [] and tally.occluded_wrong == []
 
 
+def test_a_hands_edge_by_an_empty_mineral_slot_is_no_mineral() -> None:
+    """A light patch of skin hue inside a mineral outline is not read as the mineral grey
+    (issue 18's benchmark, picture 21: S20's mineral1 had read as a token at 0.73)."""
+    board = boards(22)[21]
+    rendered = render(sample_state(board.state_seed, board.players), board.conditions)
+    found = recognize(rendered.image, expected=list(rendered.tiles))
+    assert "mineral1" in rendered.tiles["S20"].occluded
+    tile = found.scan.tile("S20")
+    assert tile is not None
+    reading = next(r for r in tile.slots if r.slot == "mineral1")
+    assert reading.state is not SlotState.TOKEN
+    tally = _tally(rendered, found)
+    assert tally.wrong == [] and tally.occluded_wrong == []
+
+
 def test_glare_makes_what_it_covers_unknown_never_something(small: State) -> None:
     """A strong highlight over the board: no reading under it is wrong (issue 18)."""
     rendered = _first(

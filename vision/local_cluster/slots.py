@@ -91,6 +91,10 @@ MINERAL_EMPTY, MINERAL_PRESENT = 0.25, 0.42
 """Where a mineral slot's inside lies between bare tile (0) and the card's mineral grey
 (1): at most the first, it is empty (if its outline shows); at least the second, it holds a
 token; in between, unknown."""
+MINERAL_HUE = 18.0
+"""A mineral token is the card's mineral grey in hue (a*, b*) within this; a light patch of
+another hue (a hand's edge, a finger) is not a mineral. Issue 18's benchmark: real mineral
+tokens lay within 12 of it, a hand read as one at 30."""
 MINERAL_UNEVEN = 10.0
 """A mineral token is evenly light; a light patch more uneven than this is something else
 (the edge of a neighbour's token, a highlight's rim)."""
@@ -396,7 +400,14 @@ def _decide_kind(
     if m.kind.kind == "mineral":
         span = float(refs.swatches["mineral"][0] - refs.tile[0]) / refs.light_span
         where = m.lightness / max(span, 0.1)
-        token = usable & (where >= MINERAL_PRESENT) & (m.spread <= MINERAL_UNEVEN)
+        grey = refs.swatches["mineral"]
+        hue = np.hypot(m.colour[..., 1] - grey[1], m.colour[..., 2] - grey[2])
+        token = (
+            usable
+            & (where >= MINERAL_PRESENT)
+            & (m.spread <= MINERAL_UNEVEN)
+            & (hue <= MINERAL_HUE)
+        )
         empty = usable & (where <= MINERAL_EMPTY) & shows
         state[token] = 2
         state[empty] = 1
