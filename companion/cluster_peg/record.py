@@ -1,17 +1,16 @@
 """Cluster game records: the text of P6.7, and JSON with a shipped JSON Schema.
 
 The JSON record holds the house rules, the start position, every token played (moves, swap,
-resignation, agreed draw), the result and the end position. Loading checks the schema with
-the ``jsonschema`` library (only this module imports it: the rules stay standard library),
+resignation, agreed draw), the result and the end position. Loading checks the schema
+(:class:`companion.records.RecordSchema`, the ``jsonschema`` library: only this module imports
+it, so the rules stay standard library),
 replays every token and compares the result and end position with what the record says, so
 ``record_json(load_record(text)) == text`` for every record this module wrote.
 """
 
 from __future__ import annotations
 
-import functools
 import json
-from importlib import resources
 from typing import Any
 
 from companion.cluster_peg.game import SPECIAL_TOKENS, Game
@@ -19,6 +18,7 @@ from companion.cluster_peg.moves import MoveError
 from companion.cluster_peg.position import Position, PositionError, setup_name
 from companion.cluster_peg.settings import HouseRules
 from companion.errors import RecordError, StateError
+from companion.records import RecordSchema
 
 FORMAT = "cluster-companion/cluster-record"
 VERSION = 1
@@ -29,12 +29,12 @@ MAX_RECORD_BYTES = 4 * 1024 * 1024
 TOKENS_PER_LINE = 10
 
 
-@functools.cache
+SCHEMA = RecordSchema(SCHEMA_PACKAGE, SCHEMA_FILE, "Cluster")
+
+
 def schema() -> dict[str, Any]:
     """The record's JSON Schema, as shipped with the package."""
-    text = resources.files(SCHEMA_PACKAGE).joinpath(SCHEMA_FILE).read_text("utf-8")
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
+    return SCHEMA.schema()
 
 
 def record_dict(game: Game, *, players: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -68,24 +68,9 @@ def load_record(text: str | bytes) -> tuple[Game, dict[str, Any]]:
 
 def parse_record(text: str | bytes) -> dict[str, Any]:
     """The record's JSON, checked against the schema (RecordError saying where if not)."""
-    import jsonschema  # only records need it; the rules never import it
-
     if len(text) > MAX_RECORD_BYTES:
         raise RecordError(f"the record is over {MAX_RECORD_BYTES // 2**20} MiB; refusing it")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise RecordError(f"not JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
-    except UnicodeDecodeError as err:
-        raise RecordError(f"not UTF-8 text: {err.reason} at byte {err.start}") from None
-    validator = jsonschema.Draft202012Validator(schema())
-    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
-    if errors:
-        error = errors[0]
-        where = "/".join(str(p) for p in error.absolute_path) or "the top level"
-        raise RecordError(f"not a Cluster game record: at {where}: {error.message}")
-    if not isinstance(data, dict):  # pragma: no cover - the schema says object
-        raise RecordError("not a Cluster game record")
+    data: dict[str, Any] = SCHEMA.load(text)
     return data
 
 
