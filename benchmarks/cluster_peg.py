@@ -170,9 +170,11 @@ def _summary(games: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def bench_matches(*, quick: bool = False, jobs: int = 2) -> dict[str, Any]:
-    games = QUICK_GAMES if quick else GAMES
-    seconds = QUICK_SECONDS if quick else DEFAULT_SECONDS
+def bench_matches(
+    *, quick: bool = False, jobs: int = 2, games: int | None = None, seconds: float | None = None
+) -> dict[str, Any]:
+    games = games if games is not None else QUICK_GAMES if quick else GAMES
+    seconds = seconds if seconds is not None else QUICK_SECONDS if quick else DEFAULT_SECONDS
     tasks = [
         (kind, setup_name, colour, SEED + number, False, seconds)
         for kind in ("random", "greedy")
@@ -200,9 +202,11 @@ def bench_matches(*, quick: bool = False, jobs: int = 2) -> dict[str, Any]:
     return out
 
 
-def bench_self_play(*, quick: bool = False, jobs: int = 2) -> dict[str, Any]:
-    games = QUICK_GAMES if quick else GAMES
-    seconds = QUICK_SECONDS if quick else DEFAULT_SECONDS
+def bench_self_play(
+    *, quick: bool = False, jobs: int = 2, games: int | None = None, seconds: float | None = None
+) -> dict[str, Any]:
+    games = games if games is not None else QUICK_GAMES if quick else GAMES
+    seconds = seconds if seconds is not None else QUICK_SECONDS if quick else DEFAULT_SECONDS
     tasks = [
         ("self", setup_name, "red", SEED + 500 + number, swap, seconds)
         for swap in (False, True)
@@ -221,7 +225,10 @@ def bench_self_play(*, quick: bool = False, jobs: int = 2) -> dict[str, Any]:
     return out
 
 
-def run(*, quick: bool = False, jobs: int = 2) -> dict[str, Any]:
+def run(
+    *, quick: bool = False, jobs: int = 2, games: int | None = None, seconds: float | None = None
+) -> dict[str, Any]:
+    """Every Cluster benchmark; ``games`` and ``seconds`` shorten a run (the report says so)."""
     machine = machine_info()
     return {
         "suite": "cluster",
@@ -229,8 +236,8 @@ def run(*, quick: bool = False, jobs: int = 2) -> dict[str, Any]:
         "machine": machine,
         "jobs": jobs,
         "movegen": bench_movegen(quick=quick),
-        "matches": bench_matches(quick=quick, jobs=jobs),
-        "self_play": bench_self_play(quick=quick, jobs=jobs),
+        "matches": bench_matches(quick=quick, jobs=jobs, games=games, seconds=seconds),
+        "self_play": bench_self_play(quick=quick, jobs=jobs, games=games, seconds=seconds),
     }
 
 
@@ -286,9 +293,15 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--quick", action="store_true", help="a fast smoke run (1 game each)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument(
+        "--games", type=int, help=f"games of each kind (default {GAMES}; targets scale with it)"
+    )
+    parser.add_argument(
+        "--seconds", type=float, help=f"the bot's time for a move (default {DEFAULT_SECONDS:g})"
+    )
     args, _ = parser.parse_known_args(argv)
     stream = out if out is not None else sys.stdout
-    results = run(quick=args.quick, jobs=max(1, args.jobs))
+    results = run(quick=args.quick, jobs=max(1, args.jobs), games=args.games, seconds=args.seconds)
     if args.json:
         stream.write(json.dumps(results, indent=2, sort_keys=True) + "\n")
     else:

@@ -64,3 +64,28 @@ def test_main_prints_text_or_json(monkeypatch):
     out = io.StringIO()
     assert main(["--quick", "--json"], out=out) == 0
     assert json.loads(out.getvalue())["suite"] == "cluster"
+
+
+def test_the_camera_benchmark_quick_run_reports_accuracy_and_speed():
+    from benchmarks import cluster_vision
+
+    results = cluster_vision.run(quick=True)
+    accuracy = results["accuracy"]
+    assert (
+        results["suite"] == "cluster-vision" and accuracy["boards"] == cluster_vision.QUICK_BOARDS
+    )
+    assert accuracy["moves"] + accuracy["impossible"] + accuracy["failed"] == accuracy["boards"]
+    assert accuracy["visible"] > 0 and results["speed"]["median_s"] > 0
+    report = cluster_vision.format_report(results)
+    assert "confidently wrong:" in report and "reading a 1920x1080 picture" in report
+    out = io.StringIO()
+    assert cluster_vision.main(["--quick", "--json"], out) == 0
+    assert json.loads(out.getvalue())["suite"] == "cluster-vision"
+
+
+def test_a_shortened_run_says_its_games_and_time_per_move():
+    from benchmarks.cluster_peg import bench_matches
+
+    results = bench_matches(jobs=1, games=1, seconds=0.02)
+    assert results["games_each"] == 1 and results["seconds_per_move"] == 0.02
+    assert all(m["games"] == 1 for m in results["results"].values())
