@@ -103,3 +103,15 @@ def test_a_scan_names_its_board_and_reads_from_plain_data():
         PegScan("46", scan.holes[:3])
     with pytest.raises(StateError, match="the game is on the large board"):
         compare(setup("64B"), scan)
+
+
+def test_p6_3_one_move_that_fits_only_through_an_unknown_hole_is_not_entered():
+    """A peg knocked off under a hand looks like a move into the hidden hole: not seen, wait."""
+    start = setup("64B")
+    moved = play(start, "c3-b2")
+    found = compare(start, PegScan.from_position(moved, unknown=["b2"]))
+    assert found.moves == ()
+    assert found.discrepancies == (
+        ("b2", "the camera cannot read b2: if Red played c3-b2, uncover it to let it see the move"),
+    )
+    assert compare(start, PegScan.from_position(moved)).moves == ("c3-b2",)

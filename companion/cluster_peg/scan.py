@@ -7,9 +7,11 @@ never counts for or against anything.
 
 :func:`compare` holds a scan against the tracked position. By P6.3 different legal moves leave
 different occupancies, so a correct reading names at most one legal move: the change the
-camera saw is explained by exactly one move (entered), by several when unknown holes hide the
-difference (asked about), or by none: an impossible change (two holes emptied, a peg gone, a
-peg of the wrong colour...), reported and never entered.
+camera saw is explained by exactly one move whose two holes it read (entered), by several when
+unknown holes hide the difference (asked about), or by none. One move that fits only through a
+hole read as unknown is not entered: a peg knocked off under a hand looks the same, so the
+camera says which hole to uncover. Or no move fits: an impossible change (two holes emptied, a
+peg gone, a peg of the wrong colour...), reported and never entered.
 """
 
 from __future__ import annotations
@@ -167,6 +169,15 @@ def compare(position: Position, scan: PegScan, *, moves_allowed: bool = True) ->
             if _explains(after(position, code), known):
                 moves.append(Move.from_code(board, code).text())
     names = tuple(board.names[h] for h in changed)
+    if len(moves) == 1 and (hidden := _unseen_ends(board, moves[0], scan)):
+        # One move fits, but only because the camera could not read where it went (or came
+        # from): a peg knocked off with a hand over the board looks the same. Not seen: wait.
+        move = moves[0]
+        message = (
+            f"the camera cannot read {' and '.join(hidden)}: if {position.to_move.title} "
+            f"played {move}, uncover {'it' if len(hidden) == 1 else 'them'} to let it see the move"
+        )
+        return Comparison((), names, ((hidden[0], message),), unknown)
     if moves:
         if len(moves) == 1:
             problems += _height_problems(after(position, Move.parse(moves[0]).code(board)), known)
@@ -181,6 +192,13 @@ def compare(position: Position, scan: PegScan, *, moves_allowed: bool = True) ->
     ]
     problems.append((None, _no_move_explains(position, known, changed, moves_allowed)))
     return Comparison((), names, tuple(problems), unknown)
+
+
+def _unseen_ends(board: Board, move: str, scan: PegScan) -> list[str]:
+    """The move's origin and destination holes that the camera read as unknown."""
+    parsed = Move.parse(move)
+    ends = (parsed.origin, parsed.destination)
+    return [name for name in ends if scan.holes[board.hole(name)].seen is Seen.UNKNOWN]
 
 
 def _explains(position: Position, known: list[tuple[int, HoleReading]]) -> bool:
