@@ -492,11 +492,13 @@ def test_on_a_phone_sized_table_screen_the_sound_switch_covers_no_join_link(
 ) -> None:
     with table(tmp_path, chosen=False) as site:
         small = screen(browser, site, PHONE)
+        ARTIFACTS.mkdir(exist_ok=True)
         toggle = box(small, ".sound-toggle")
         for link in small.locator(".join-link").all():
             found = link.bounding_box()
             assert found is not None and not overlap(toggle, dict(found))
         small.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        small.screenshot(path=str(ARTIFACTS / "first-table-small-screen.png"))
         toggle = box(small, ".sound-toggle")
         for link in small.locator(".join-link").all():
             found = link.bounding_box()

@@ -293,6 +293,15 @@ def building(started: tuple[Phone, Phone], service: TableService) -> tuple[Phone
     return started
 
 
+def test_r3_3_an_empty_order_sheet_is_answered_with_every_unit_holding(
+    started: tuple[Phone, Phone], service: TableService
+) -> None:
+    answer = started[0].post("/seat/orders", json={"text": ""}).get_json()
+    assert answer == {"ok": True, "text": "", "said": ["No orders: every unit will hold (R3.3)."]}
+    ready = started[0].post("/seat/ready", json={"ready": True, "stage": "command"}).get_json()
+    assert ready["ok"] and ready["ready"]
+
+
 def test_the_build_page_shows_the_income_statement_and_legal_sectors(
     building: tuple[Phone, Phone], service: TableService
 ) -> None:
