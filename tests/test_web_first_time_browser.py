@@ -115,12 +115,14 @@ def box(opened: Any, selector: str) -> dict[str, float]:
     return dict(found)
 
 
-def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+def overlap(a: dict[str, float], b: dict[str, float], *, slack: float = 0) -> bool:
+    """Whether two boxes share more than ``slack`` pixels each way (a sticky bar's top may sit a
+    fraction of a pixel into the box above it, which hides nothing)."""
     return not (
-        a["x"] + a["width"] <= b["x"]
-        or b["x"] + b["width"] <= a["x"]
-        or a["y"] + a["height"] <= b["y"]
-        or b["y"] + b["height"] <= a["y"]
+        a["x"] + a["width"] <= b["x"] + slack
+        or b["x"] + b["width"] <= a["x"] + slack
+        or a["y"] + a["height"] <= b["y"] + slack
+        or b["y"] + b["height"] <= a["y"] + slack
     )
 
 
@@ -373,10 +375,16 @@ def test_the_build_phase_says_what_its_figures_are_and_what_was_sent(
         assert "Minerals of 2 claimed sectors" in income and "Net income" in income
         assert "\nclaimed sectors" not in income.lower().replace("minerals of 2 claimed", "")
         ann.select_option("select.cost-pick >> nth=0", "destroyer")
+        ann.locator("#panel").evaluate("(p) => { p.dataset.connected = 'waiting'; }")
         ann.locator(".build-form button[type=submit]").click()
         ann.wait_for_selector(".build-form .errors.ok .said li")
+        ann.wait_for_selector('#panel[data-connected="yes"]')  # the live update has come too
         said = ann.locator(".build-form .errors.ok").inner_text()
         assert "Build a destroyer in" in said and "(4 minerals)" in said
+        # Where the answer lands, without the player scrolling: on the screen, above the Ready bar.
+        answer, ready = box(ann, ".build-form .errors"), box(ann, ".ready-box")
+        assert not overlap(answer, ready, slack=1) and answer["y"] >= 0, (answer, ready)
+        assert answer["y"] + answer["height"] <= PHONE["height"], answer
         shot(ann, "first-phone-build.png", at=".build-form .errors")
         ann.reload()  # the page says it again when it is opened anew
         assert "Build a destroyer in" in ann.locator(".build .sent").inner_text()

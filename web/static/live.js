@@ -37,6 +37,8 @@
     document.dispatchEvent(new CustomEvent("clock", { detail: { remaining: left, paused: paused } }));
   }
 
+  let revealed = null;  // a form answer just scrolled into sight (reveal), until the next update
+
   function swap(html) {
     const fresh = document.createElement("div");
     fresh.innerHTML = html;
@@ -45,6 +47,10 @@
       if (old) node.replaceWith(old);
     });
     panel.replaceChildren(...fresh.childNodes);
+    // The answer just shown stays in sight through the update that follows it (once: a player
+    // who scrolls away afterwards is not pulled back).
+    if (revealed && panel.contains(revealed)) revealed.scrollIntoView({ block: "nearest" });
+    revealed = null;
     readClock();
     showClock();
     document.dispatchEvent(new CustomEvent("panel"));
@@ -167,6 +173,7 @@
         data.said.forEach(function (line) { const li = document.createElement("li"); li.textContent = line; list.appendChild(li); });
         box.appendChild(list);
       }
+      reveal(box);
       return;
     }
     const head = document.createElement("p");
@@ -177,6 +184,15 @@
       data.reasons.forEach(function (r) { const li = document.createElement("li"); li.textContent = r; list.appendChild(li); });
       box.appendChild(list);
     }
+    reveal(box);
+  }
+
+  // A form's answer is scrolled into sight (above the sticky Ready bar: its scroll-margin), so a
+  // player sees what was stored or why not without looking for it.
+  function reveal(box) {
+    if (!box.closest("form") || !box.scrollIntoView) return;
+    revealed = box;
+    box.scrollIntoView({ block: "nearest" });
   }
 
   document.addEventListener("submit", async function (e) {
