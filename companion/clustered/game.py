@@ -541,14 +541,15 @@ class ClusteredGame:
         return largest_holders(features)
 
     def score_sheet(self) -> ScoreSheet:
-        """K6.8 to K6.10 on the record's layout, with the bonuses that are on; marked
-        unfinished when the host stopped the game (K5.6)."""
+        """K6.8 to K6.10 on the record's layout, with the bonuses that are on; without a
+        winner while the game goes on or when the host stopped it (K5.6)."""
         return score(
             self.layout,
             self.colours(),
             first=self.first_holders() if self.settings.first_bonuses else None,
             largest_bonuses=self.settings.largest_bonuses,
-            finished=self.stopped is None,
+            finished=self.finished,
+            stopped=self.stopped is not None,
         )
 
 

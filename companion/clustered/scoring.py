@@ -173,7 +173,9 @@ class ScoreSheet:
 
     players: tuple[PlayerScore, ...]
     finished: bool = True
-    """False for a game the host stopped early (K5.6): no winner."""
+    """False for a game still being played or stopped early: no winner (K5.6)."""
+    stopped: bool = False
+    """The host stopped the game early (K5.6)."""
 
     def of(self, colour: ColourCode) -> PlayerScore:
         for player in self.players:
@@ -192,6 +194,7 @@ class ScoreSheet:
     def to_dict(self) -> dict[str, Any]:
         return {
             "finished": self.finished,
+            "stopped": self.stopped,
             "players": [p.to_dict() for p in self.players],
             "winners": list(self.winners),
         }
@@ -211,8 +214,10 @@ class ScoreSheet:
                 out.append(f"  line: {line.text()} ({line.points})")
             for bonus in player.bonuses:
                 out.append(f"  bonus: {bonus.text()} ({bonus.points})")
-        if not self.finished:
+        if self.stopped:
             out.append("Unfinished: the host stopped the game, so nobody wins (K5.6).")
+        elif not self.finished:
+            out.append("The game goes on: nobody has won yet.")
         elif self.winners:
             won = " and ".join(names.get(c, c) for c in self.winners)
             shared = " share the win" if len(self.winners) > 1 else " wins"
@@ -402,6 +407,7 @@ def score(
     first_by_hand: bool = False,
     largest_bonuses: bool = False,
     finished: bool = True,
+    stopped: bool = False,
 ) -> ScoreSheet:
     """The score sheet of a layout (K6), in the order of ``colours`` (the seats).
 
@@ -424,4 +430,4 @@ def score(
         ]
         bonuses += [Bonus(name) for name in LARGEST_BONUSES if holders.get(name) == colour]
         players.append(PlayerScore(colour, rectangle, lines, tuple(bonuses)))
-    return ScoreSheet(tuple(players), finished)
+    return ScoreSheet(tuple(players), finished and not stopped, stopped)
