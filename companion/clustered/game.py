@@ -181,7 +181,7 @@ class ClusteredGame:
     def codes(self) -> tuple[ColourCode, ...]:
         return self.settings.palette.codes
 
-    # Counting (K3.8, K5.3, K7.7) ----------------------------------------------------------------
+    # Counting (K3.8, K5.3, K7.7) -----------------------------------------------------------------
 
     def taken(self, seat: int) -> int:
         counts = self._cache.get("taken")
@@ -232,7 +232,7 @@ class ClusteredGame:
             self._cache[key] = out
         return list(self._cache[key])
 
-    # Whose turn, and the end (K3.2, K5) -------------------------------------------------------
+    # Whose turn, and the end (K3.2, K5) ----------------------------------------------------------
 
     def frontier(self) -> dict[Cell, int]:
         """Empty cells on the surface beside a card, each with the signatures that fit."""

@@ -86,7 +86,7 @@ class Layout(Mapping[Cell, Card]):
         """The whole layout moved cell by cell (a rotation or a mirror image)."""
         return Layout({move(cell): card for cell, card in self._cards.items()})
 
-    # Diagrams (K6.11) ---------------------------------------------------------------------------
+    # Diagrams (K6.11) ----------------------------------------------------------------------------
 
     def diagram(self, *, header: bool = True) -> str:
         """The layout as a K6.11 diagram, with the ``y\\x`` header by default."""
@@ -154,7 +154,7 @@ def _card(symbol: str) -> Card | None:
     return Card.attribute(symbol, Shape.SQUARE, Fill.HOLLOW, 3)
 
 
-# Rotations and mirror images of the whole table (the score does not change, K6) --------------
+# Rotations and mirror images of the whole table (the score does not change, K6) -----------------
 
 TRANSFORMS: dict[str, Callable[[Cell], Cell]] = {
     "identity": lambda c: c,

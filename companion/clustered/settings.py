@@ -221,7 +221,7 @@ class Settings:
             if not isinstance(getattr(self, flag), bool):
                 raise SettingsError(f"{flag}: on or off, not {getattr(self, flag)!r}")
 
-    # What the settings mean ------------------------------------------------------------------
+    # What the settings mean ----------------------------------------------------------------------
 
     def wilds(self, colour: ColourCode) -> int:
         """How many wild cards the deck of ``colour`` holds (K1.2, K7.4)."""
@@ -258,7 +258,7 @@ class Settings:
                     f"{cell.text()} (K2.6, K7.18)"
                 )
 
-    # Text and records --------------------------------------------------------------------------
+    # Text and records ----------------------------------------------------------------------------
 
     def extra_wild_text(self) -> str:
         if isinstance(self.extra_wild, str):

@@ -37,6 +37,8 @@ class Table:
         self.game = ClusteredGame(players, settings=settings, first_seat=first_seat)
         self.rng = random.Random(seed)
         self.policy = policy
+        self._unnamed: Card | None = None
+        """The card an unnamed discard (discard_check table) took from the hand."""
         self.decks: dict[int, list[Card]] = {}
         self.hands: dict[int, list[Card]] = {}
         settings = self.game.settings
@@ -77,30 +79,50 @@ class Table:
         card, cell = options[self.rng.randrange(len(options))]
         return Placement(card, cell)
 
-    def play_turn(self) -> bool:
-        """Play the current seat's turn; False when the game is over."""
+    def next_move(self) -> str | None:
+        """The text the current seat would play (a placement, or a declaration with its whole
+        hand when no card fits), without playing it; None when the game is over."""
         game = self.game
         seat = game.current_seat()
         if seat is None:
-            return False
+            return None
         hand = self.hands[seat]
         placement = self._choose(seat)
         if placement is not None:
-            game.place(placement, seat)
-            hand.remove(placement.card)
+            return placement.text()
+        card = hand[self.rng.randrange(len(hand))]
+        if game.settings.discard_check == "hand":
+            return Declaration(card, tuple(hand)).text()
+        self._unnamed = card
+        return Declaration().text()
+
+    def advance(self, text: str) -> None:
+        """Play ``text`` for the current seat (it came from :meth:`next_move`, perhaps through a
+        table service) and draw as the rules say."""
+        game = self.game
+        seat = game.current_seat()
+        assert seat is not None
+        hand = self.hands[seat]
+        result = game.play(text, seat)
+        if isinstance(result.move, Placement):
+            hand.remove(result.move.card)
         else:
-            card = hand[self.rng.randrange(len(hand))]
-            if game.settings.discard_check == "hand":
-                game.declare(Declaration(card, tuple(hand)), seat)
-            else:
-                game.declare(Declaration(), seat)
-            hand.remove(card)
+            gone = result.move.card if result.move.card is not None else self._unnamed
+            assert gone is not None
+            hand.remove(gone)
         draws = 2 if game.settings.quick_play else 1
         for _ in range(draws):
             if self.decks[seat]:
                 hand.append(self.decks[seat].pop())
         if game.settings.quick_play:
             self._discard_down(seat, 5)
+
+    def play_turn(self) -> bool:
+        """Play the current seat's turn; False when the game is over."""
+        text = self.next_move()
+        if text is None:
+            return False
+        self.advance(text)
         return True
 
     def play(self, turns: int | None = None) -> ClusteredGame:
