@@ -15,7 +15,8 @@ if any, and the lines to print; the shell reads and writes the files (see
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import argparse
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.clustered import record as records
@@ -25,6 +26,7 @@ from companion.clustered.moves import Declaration, Placement
 from companion.clustered.scoring import BONUS_WORDS, ScoreSheet
 from companion.clustered.settings import Settings
 from companion.clustered.text_view import describe, who
+from companion.commands import GameCommands, Verb, VerbResult
 from companion.errors import CompanionError, StateError
 
 GAME = "clustered"
@@ -180,3 +182,127 @@ def require_game(record: str | bytes) -> None:
     data = records.parse(record)
     if data.get("game") != GAME:
         raise StateError("this is not a Clustered record")
+
+
+# The ``companion`` shell's interface (companion/commands.py) -------------------------------------
+
+SETTING_OPTIONS = (
+    (
+        "palette",
+        "CODES",
+        "the deck colours: 8 letters with names, like 'B=blue O=orange ...' (K1.5)",
+    ),
+    ("surface", "RECT", "the playing surface: unbounded or x1..x2,y1..y2 (K2.6)"),
+    ("discard_check", "hand|table", "how a no-legal-move declaration is checked (K3.14)"),
+    ("end_when_blocked", "on|off", "end a table nothing more fits on (K5.5; default on)"),
+    ("current_player_card", "on|off", "the table passes the current player card (K7.3)"),
+    ("extra_wild", "none|all|B,O", "decks with the third wild card (K7.4)"),
+    ("quick_play", "on|off", "quick play: 7 cards, keep 5; draw 2, keep 5 (K7.5-K7.7)"),
+    ("first_bonuses", "on|off", "first 2x3 rectangle and first line of 5 bonuses (K7.8)"),
+    ("largest_bonuses", "on|off", "largest rectangle and longest line bonuses (K7.13)"),
+    ("start_cards", "auto|1|2", "the number of start cards (K7.17)"),
+)
+
+
+def _words(values: Sequence[str]) -> str:
+    return " ".join(values)
+
+
+class ClusteredCommands(GameCommands):
+    """``companion new|show|replay`` for Clustered records, and its verbs."""
+
+    def __init__(self) -> None:
+        self.verbs = (
+            Verb(
+                "place",
+                "Play the current player's card: companion place GAME.json B-tr-da-3 2,-1.",
+                self._move_arguments,
+                lambda record, args: self._step(record, place, _words(args.move)),
+            ),
+            Verb(
+                "discard",
+                "Declare no legal move: companion discard GAME.json CARD hand CARD CARD ...",
+                self._move_arguments,
+                lambda record, args: self._step(record, discard, _words(args.move)),
+            ),
+            Verb(
+                "score",
+                "Print each player's score broken down: every line, the rectangle, each bonus.",
+                lambda parser: None,
+                lambda record, args: VerbResult(score(record)),
+            ),
+            Verb(
+                "undo",
+                "The host takes back the last accepted placement (K3.12).",
+                self._reason_argument,
+                lambda record, args: self._step(record, undo, args.reason),
+            ),
+            Verb(
+                "stop",
+                "The host stops the game early; the score as it stands, no winner (K5.6).",
+                self._reason_argument,
+                lambda record, args: self._step(record, stop, args.reason),
+            ),
+        )
+
+    @staticmethod
+    def _move_arguments(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "move",
+            nargs=argparse.REMAINDER,
+            help="the card and the cell, as in B-tr-da-3 2,-1 (a cell may start with a minus)",
+        )
+
+    @staticmethod
+    def _reason_argument(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--reason", default="", help="why (kept in the record)")
+
+    @staticmethod
+    def _step(
+        record: bytes, play: Callable[[bytes, str], tuple[str, list[str]]], text: str
+    ) -> VerbResult:
+        new, lines = play(record, text)
+        return VerbResult(lines, record=new)
+
+    def add_new_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--players", type=int, help="number of players, 1-8 (default 2)")
+        parser.add_argument(
+            "--colours", help="the seats' colours, clockwise (codes or names): B,O,R (K3.1)"
+        )
+        parser.add_argument("--names", help="the players' names in seat order: Ann,Bo")
+        parser.add_argument(
+            "--first", type=int, default=1, help="the seat that plays first (K3.3; default 1)"
+        )
+        for name, metavar, words in SETTING_OPTIONS:
+            parser.add_argument(f"--{name.replace('_', '-')}", metavar=metavar, help=words)
+        parser.add_argument(
+            "--seed",
+            type=int,
+            help="accepted like every game's, and unused: the players shuffle their own decks "
+            "(K3.4), so a Clustered record needs no seed",
+        )
+
+    def new(self, args: argparse.Namespace) -> tuple[str, list[str]]:
+        options = {
+            name: getattr(args, name)
+            for name, _, _ in SETTING_OPTIONS
+            if getattr(args, name, None) is not None
+        }
+        text, lines = new_game(
+            players=args.players,
+            colours=None if args.colours is None else args.colours.split(","),
+            names=None if args.names is None else args.names.split(","),
+            first=args.first,
+            options=options,
+        )
+        return text, [*lines, "", f"Recorded in {args.record}."]
+
+    def show(self, record: bytes, args: argparse.Namespace) -> list[str]:
+        return show(record, args.turn)
+
+    def replay(self, record: bytes, args: argparse.Namespace) -> list[str]:
+        return replay(record)
+
+
+COMMANDS = ClusteredCommands()
+"""What the registration's ``cli`` names."""

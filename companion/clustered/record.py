@@ -7,46 +7,33 @@ checks the shipped JSON Schema (``schemas/clustered-record.schema.json``) with t
 ``jsonschema`` library, then replays every step against its digest. The same game always gives
 the same bytes: keys sorted, one-space indent, a final newline.
 
-This module is the rules package's one edge: it reads the schema shipped with the package and
-is the only one to import ``jsonschema``.
+This module is the rules package's one edge: it reads the schema shipped with the package
+(through :mod:`companion.records`, which alone imports ``jsonschema``).
 """
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any
-
-import jsonschema
 
 from companion.clustered.errors import NotationError, SettingsError
 from companion.clustered.game import ClusteredGame, Player, Step, replay
 from companion.clustered.settings import Settings
 from companion.errors import RecordError, StateError
+from companion.records import RecordSchema
 
 FORMAT = "cluster-companion/clustered-record"
 VERSION = 1
 GAME = "clustered"
-SCHEMA_FILE = "clustered-record.schema.json"
-MAX_RECORD_BYTES = 4 * 1024 * 1024
+SCHEMA = RecordSchema("companion.clustered.schemas", "clustered-record.schema.json", "Clustered")
+"""The record's JSON Schema (``schemas/clustered-record.schema.json``), checked by
+``companion.records`` with the ``jsonschema`` library."""
 
 
-@functools.cache
 def schema() -> dict[str, Any]:
     """The record's JSON Schema, as shipped with the package."""
-    text = resources.files("companion.clustered.schemas").joinpath(SCHEMA_FILE).read_text("utf-8")
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
-
-
-@functools.cache
-def _validator() -> jsonschema.protocols.Validator:
-    cls = jsonschema.validators.validator_for(schema())
-    cls.check_schema(schema())
-    validator: jsonschema.protocols.Validator = cls(schema())
-    return validator
+    return SCHEMA.schema()
 
 
 def record_dict(game: ClusteredGame) -> dict[str, Any]:
@@ -67,30 +54,13 @@ def record_json(game: ClusteredGame) -> str:
 
 
 def check(data: Any) -> None:
-    """RecordError naming the first place ``data`` breaks the schema (the shallowest, then in
-    document order), or nothing."""
-    errors = sorted(
-        _validator().iter_errors(data),
-        key=lambda e: (len(e.absolute_path), [str(p) for p in e.absolute_path]),
-    )
-    if errors:
-        error = errors[0]
-        where = "/".join(str(p) for p in error.absolute_path) or "the top level"
-        raise RecordError(f"not a Clustered game record: at {where}: {error.message}")
+    """RecordError saying where ``data`` breaks the schema, or nothing."""
+    SCHEMA.check(data)
 
 
 def parse(text: str | bytes) -> dict[str, Any]:
     """The record's JSON, checked against the schema."""
-    if len(text) > MAX_RECORD_BYTES:
-        raise RecordError(f"the record is over {MAX_RECORD_BYTES // 2**20} MiB; refusing it")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise RecordError(f"not JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
-    except UnicodeDecodeError as err:
-        raise RecordError(f"not UTF-8 text: {err.reason} at byte {err.start}") from None
-    check(data)
-    assert isinstance(data, dict)
+    data: dict[str, Any] = SCHEMA.load(text)
     return data
 
 

@@ -134,5 +134,6 @@ GAME_INFO = Game(
     import_record=import_record,
     house_rules=HOUSE_RULES,
     summary="Lay cards that share two of three symbols; lines and rectangles score.",
+    cli="companion.clustered.commands:COMMANDS",
 )
 """The registration itself."""

@@ -17,7 +17,7 @@ from companion.clustered.game import ClusteredGame, Player
 from companion.clustered.moves import Declaration, Placement
 from companion.clustered.settings import Settings
 
-POLICIES = ("random", "cluster")
+POLICIES = ("random", "cluster", "compact")
 
 
 class Table:
@@ -66,16 +66,26 @@ class Table:
             options += [(card, cell) for cell in game.legal_cells(card)]
         if not options:
             return None
-        if self.policy == "cluster":
+        if self.policy in ("cluster", "compact"):
             colour = game.colour(seat)
+            layout = game.layout
 
             def mine(cell: Cell) -> int:
                 return sum(
-                    1 for n in cell.neighbours() if (c := game.layout.get(n)) and c.colour == colour
+                    1 for n in cell.neighbours() if (c := layout.get(n)) and c.colour == colour
                 )
 
-            most = max(mine(cell) for _, cell in options)
-            options = [o for o in options if mine(o[1]) == most]
+            def packed(cell: Cell) -> tuple[int, int, float]:
+                """Own neighbours, then any neighbours, then nearness to a start card."""
+                near = min(abs(cell.x - s.x) + abs(cell.y - s.y) for s in layout.starts)
+                return (mine(cell), sum(1 for n in cell.neighbours() if n in layout), -near)
+
+            if self.policy == "cluster":
+                most = max(mine(cell) for _, cell in options)
+                options = [o for o in options if mine(o[1]) == most]
+            else:
+                best = max(packed(cell) for _, cell in options)
+                options = [o for o in options if packed(o[1]) == best]
         card, cell = options[self.rng.randrange(len(options))]
         return Placement(card, cell)
 
