@@ -28,6 +28,7 @@ from companion.clustered.errors import (
 )
 from companion.clustered.game import ClusteredGame, Player, Step, Turn, replay
 from companion.clustered.moves import Discard, Placement, parse_turn
+from companion.clustered.scan import LayoutScan, compare
 from companion.clustered.settings import Settings
 from companion.clustered.solo import profile_of
 from companion.errors import CompanionError, StateError
@@ -266,6 +267,14 @@ class ClusteredSession:
             reasons = list(getattr(err, "reasons", [str(err)]))
             return {"ok": False, "code": code, "reasons": reasons}
         return {"ok": True, "reasons": []}
+
+    def compare_scan(self, scan: object) -> dict[str, Any]:
+        """The camera's reading of the table against the record (K3.9 to K3.11): what
+        differs, the tracked cards it did not see, and the placements that explain a new card
+        (:func:`companion.clustered.scan.compare`)."""
+        if not isinstance(scan, LayoutScan):
+            raise StateError("a Clustered table compares only a Clustered layout scan")
+        return compare(scan, self.core)
 
     # Host actions --------------------------------------------------------------------------------
 
