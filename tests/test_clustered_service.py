@@ -133,11 +133,14 @@ def test_a_pending_placement_is_played_by_the_done_press(service: TableService) 
 def test_the_preview_gives_the_legal_cells_of_a_chosen_card(service: TableService) -> None:
     table_id = seated(service)
     service.submit(table_id, 1, "B-sq-so-2 1,0", final=True)
-    session = service.table(table_id).require_session()
-    preview = session.preview(2, "O-sq-so-1")  # type: ignore[attr-defined]
-    assert preview == {"card": "O-sq-so-1", "cells": ["0,1", "1,1", "-1,0", "2,0", "0,-1", "1,-1"]}
-    refused = session.preview(2, "O-tr-ho-3 2,0")  # type: ignore[attr-defined]
-    assert refused["ok"] is False and "mismatch" in refused["reasons"][0]
+    preview = service.preview(table_id, 2, "o-sq-so-1")
+    assert preview["cells"] == ["0,1", "1,1", "-1,0", "2,0", "0,-1", "1,-1"]
+    assert preview["says"] == "O-sq-so-1 fits in 6 cells: tap one"
+    with pytest.raises(SubmissionError, match=r"mismatch, K4\.7"):
+        service.preview(table_id, 2, "O-tr-ho-3 2,0")
+    with pytest.raises(SubmissionError, match="is blue's"):
+        service.preview(table_id, 2, "B-wild")
+    assert service.preview(table_id, 2, "O-tr-ho-3 -1,0")["text"] == "O-tr-ho-3 -1,0"
     options = {o["card"]: o["cells"] for o in service.view(table_id)["game"]["options"]}
     assert options["O-sq-so-1"] == preview["cells"]
     assert "O-wild" in options and len(options) == 28

@@ -135,6 +135,7 @@ GAME_INFO = Game(
     house_rules=HOUSE_RULES,
     summary="Lay cards that share two of three symbols; lines and rectangles score.",
     cli="companion.clustered.commands:COMMANDS",
+    web_pages="web.games.clustered:PAGES",
     camera="vision.clustered.reader:READER",
     kit="vision.clustered.sheets:KIT",
 )

@@ -27,6 +27,7 @@ from companion.clustered.errors import (
     SettingsError,
 )
 from companion.clustered.game import ClusteredGame, Player, Step, Turn, replay
+from companion.clustered.legality import Refusal
 from companion.clustered.moves import Discard, Placement, parse_turn
 from companion.clustered.scan import LayoutScan, compare
 from companion.clustered.settings import Settings
@@ -238,35 +239,35 @@ class ClusteredSession:
         return summary
 
     def preview(self, seat: int, text: str) -> dict[str, Any]:
-        """What a draft would do, storing nothing: for a card alone, its legal cells (the
-        cells a phone highlights); for a placement, its verdict; for a declaration, whether it
-        would be accepted (and if not, why: privately, K3.14)."""
+        """What a draft would do, storing nothing (``Previewing``): for a card alone, the cells
+        it may go to (a phone highlights them); for a placement, that it is legal; for a
+        declaration, that it would be accepted. SubmissionError with the reasons otherwise
+        (for a declaration, privately: K3.14)."""
         core = self.core
         draft = text.strip()
-        try:
-            if draft and " " not in draft and not draft.lower().startswith("discard"):
+        if draft and " " not in draft and not draft.lower().startswith("discard"):
+            try:
                 card = Card.parse(draft, core.codes)
-                cells = core.legal_cells(card) if core.current_seat() == seat else []
-                return {"card": card.text(), "cells": [c.text() for c in cells]}
-            move = parse_turn(draft, core.codes)
-        except NotationError as err:
-            return {"ok": False, "reasons": [str(err)]}
-        if isinstance(move, Placement):
-            if core.current_seat() != seat:
-                return {"ok": False, "reasons": ["it is not your turn"]}
-            verdict = core.verdict(move, seat)
+            except NotationError as err:
+                raise SubmissionError([str(err)]) from None
+            verdict = core.verdict(Placement(card, Cell(0, 0)), seat)
+            if verdict.refusal in (Refusal.WRONG_COLOUR, Refusal.ALREADY_PLAYED):
+                raise SubmissionError([verdict.message.split(": ", 1)[1]])
+            cells = core.legal_cells(card)
+            count = len(cells)
+            says = (
+                f"{card.text()} fits in {count} cell{'s' * (count != 1)}: tap one"
+                if cells
+                else f"{card.text()} fits nowhere on the table now"
+            )
+            return {"text": card.text(), "says": says, "cells": [c.text() for c in cells]}
+        canonical = self.check_submission(seat, draft)
+        if canonical.startswith("discard"):
             return {
-                "ok": verdict.legal,
-                "verdict": verdict.to_dict(),
-                "reasons": [verdict.message] if not verdict.legal else [],
+                "text": canonical,
+                "says": "accepted: you have no legal move; the card goes face down (K3.15)",
             }
-        try:
-            core.check_declaration(move, seat)
-        except (DeclarationError, StateError) as err:
-            code = getattr(err, "code", "")
-            reasons = list(getattr(err, "reasons", [str(err)]))
-            return {"ok": False, "code": code, "reasons": reasons}
-        return {"ok": True, "reasons": []}
+        return {"text": canonical, "says": f"{canonical}: a legal placement. Tap Play."}
 
     def compare_scan(self, scan: object) -> dict[str, Any]:
         """The camera's reading of the table against the record (K3.9 to K3.11): what
