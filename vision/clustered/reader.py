@@ -32,7 +32,15 @@ from companion.clustered.settings import Settings
 from companion.errors import CompanionError
 from vision.clustered import markers
 from vision.clustered.kit import load_kit
-from vision.clustered.symbols import Inks, illuminant, is_paper, read_plain, straighten
+from vision.clustered.symbols import (
+    Inks,
+    find_starts,
+    grid_from_quad,
+    illuminant,
+    is_paper,
+    read_plain,
+    straighten,
+)
 from vision.readers import Image, Quality, Reading, worst
 
 MIN_MARKER_PX = 16.0
@@ -121,8 +129,10 @@ class ClusteredReader:
         found = markers.detect(gray)
         seen, notes = markers.seen_cards(kit, found, palette)
         starts = [s for s in seen if s.card.is_start]
-        if starts:
-            scan, quality, more, px = self._by_markers(frame, seen, starts, prior)
+        cards = [s for s in seen if not s.card.is_start]
+        start_grid = self._start_grid(frame, seen, starts)
+        if start_grid is not None and (starts or len(cards) >= 3):
+            scan, quality, more, px = self._by_markers(frame, seen, start_grid, prior)
         else:
             scan, quality, more, px = self._by_symbols(frame, prior)
         scan, quarters = orient(scan, prior.layout)
@@ -134,13 +144,36 @@ class ClusteredReader:
         scan = dataclasses.replace(scan, notes=(*scan.notes, *notes, *more))
         return Reading(scan, quality, scan.notes, px)
 
+    def _start_grid(
+        self, frame: Image, seen: list[markers.Seen], starts: list[markers.Seen]
+    ) -> tuple[markers.Grid, list[tuple[Cell, Any]], list[str]] | None:
+        """The first grid: from the start card's marker, or (its marker covered or too
+        small) from the black start card's outline when the cards' markers were read."""
+        kit = load_kit()
+        if starts:
+            ordered, notes = markers.order_starts(kit, starts)
+            grid, anchors = markers.start_anchors(kit, ordered)
+            return grid, anchors, notes
+        quads = find_starts(frame)
+        if not quads or len(seen) < 3:
+            return None
+        pitch = kit.card_side + markers.NOMINAL_GAP
+        grid = markers.Grid(grid_from_quad(quads[0], kit.card_side, pitch))
+        note = "the start card's marker was not read: the grid follows its black square"
+        return grid, [(Cell(0, 0), quads[0].mean(axis=0))], [note]
+
     def _by_markers(
-        self, frame: Image, seen: list[markers.Seen], starts: list[markers.Seen], prior: Expected
+        self,
+        frame: Image,
+        seen: list[markers.Seen],
+        start: tuple[markers.Grid, list[tuple[Cell, Any]], list[str]],
+        prior: Expected,
     ) -> tuple[LayoutScan, Quality, list[str], float | None]:
         kit = load_kit()
-        starts, notes = markers.order_starts(kit, starts)
+        first, anchors, notes = start
+        starts = anchors
         cards = [s for s in seen if not s.card.is_start]
-        grid, cells = markers.fit_grid(kit, cards, starts)
+        grid, cells = markers.fit_grid(cards, first, anchors)
         offsets = markers.offsets(grid, cards, cells)
         readings: dict[Cell, CardReading] = {}
         clashes: set[Cell] = set()
