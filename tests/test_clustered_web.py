@@ -95,3 +95,34 @@ def test_the_end_screen_draws_the_scoring_on_the_layout(app: Flask, service: Tab
     assert "18" in words and "10" in words
     assert "first-rectangle, first-line = 4" in words
     assert "nobody wins (K5.6)" in words
+
+
+def test_the_hosts_new_table_form_takes_every_house_rule(service: TableService) -> None:
+    """The registration's house rules, in words, as the host's form sends them."""
+    from companion import games
+    from web.house_rules import options_from_form
+
+    game = games.get("clustered")
+    form = {
+        f"{game.name}:first_seat": "2",
+        f"{game.name}:palette": "B=blue O=orange R=red G=green Y=yellow P=purple T=teal K=black",
+        f"{game.name}:surface": "-6..13,-5..5",
+        f"{game.name}:discard_check": "table",
+        f"{game.name}:end_when_blocked": "on",
+        f"{game.name}:extra_wild": "B",
+        f"{game.name}:quick_play": "on",
+        f"{game.name}:largest_bonuses": "on",
+        f"{game.name}:start_cards": "2",
+    }
+    options = options_from_form(game, form)
+    table_id, _ = service.create_table("From the form", 3, game="clustered", options=options)
+    settings = service.view(table_id)["setup"]["settings"]
+    assert settings["start_cards"] == 2 and settings["extra_wild"] == "B"
+    assert settings["palette"][-1] == ["K", "black"] and settings["quick_play"] is True
+    assert service.view(table_id)["setup"]["first_seat"] == 2
+    plain = options_from_form(game, {})
+    assert service.create_table("Defaults", 2, game="clustered", options=plain)
+    assert [rule.describe(rule.default) for rule in game.house_rules][:2] == [
+        "1",
+        "B O R G Y P T M",
+    ]
