@@ -7,13 +7,12 @@ from companion.clustered.cards import START, Card, Fill, Shape, compatible, deck
 from companion.clustered.cells import Cell, Direction
 from companion.clustered.errors import (
     DeclarationError,
-    IllegalPlacementError,
     NotationError,
     SettingsError,
 )
 from companion.clustered.game import ClusteredGame, Player, Step, TurnResult
 from companion.clustered.layout import Layout
-from companion.clustered.legality import Refusal, Verdict
+from companion.clustered.legality import IllegalPlacementError, Refusal, Verdict
 from companion.clustered.moves import Declaration, Discard, Placement
 from companion.clustered.scoring import ScoreSheet, score
 from companion.clustered.settings import Palette, Settings, Surface

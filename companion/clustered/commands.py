@@ -20,8 +20,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.clustered import record as records
-from companion.clustered.errors import DeclarationError, IllegalPlacementError
+from companion.clustered.errors import DeclarationError
 from companion.clustered.game import ClusteredGame, Player, TurnResult
+from companion.clustered.legality import IllegalPlacementError
 from companion.clustered.moves import Declaration, Placement
 from companion.clustered.scoring import BONUS_WORDS, ScoreSheet
 from companion.clustered.settings import Settings

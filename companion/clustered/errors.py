@@ -1,13 +1,10 @@
-"""Clustered's own errors (the shared ones are in :mod:`companion.errors`)."""
+"""Clustered's own errors (the shared ones are in :mod:`companion.errors`). An illegal
+placement's, which carries its verdict, is
+:class:`companion.clustered.legality.IllegalPlacementError`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from companion.errors import CompanionError
-
-if TYPE_CHECKING:
-    from companion.clustered.legality import Verdict
 
 
 class NotationError(CompanionError, ValueError):
@@ -17,15 +14,6 @@ class NotationError(CompanionError, ValueError):
 
 class SettingsError(CompanionError, ValueError):
     """A house rule value that cannot be used (K7.2); the message names the setting."""
-
-
-class IllegalPlacementError(CompanionError, ValueError):
-    """A placement that breaks K4; ``verdict`` says which rule and, for a mismatch, every
-    neighbour that does not fit (K4.10)."""
-
-    def __init__(self, verdict: Verdict) -> None:
-        self.verdict = verdict
-        super().__init__(verdict.message)
 
 
 class DeclarationError(CompanionError, ValueError):

@@ -19,11 +19,11 @@ from companion.clustered.cards import Card, ColourCode, deck
 from companion.clustered.cells import Cell
 from companion.clustered.errors import (
     DeclarationError,
-    IllegalPlacementError,
     NotationError,
 )
 from companion.clustered.layout import Layout
 from companion.clustered.legality import (
+    IllegalPlacementError,
     Refusal,
     Verdict,
     cell_verdict,

@@ -16,6 +16,7 @@ from typing import Any
 from companion.clustered.cards import ALL_SIGNATURES, COMPATIBLE_MASKS, Card, compatible, shared
 from companion.clustered.cells import Cell, Direction, reading_order
 from companion.clustered.settings import Surface
+from companion.errors import CompanionError
 
 
 class Refusal(enum.Enum):
@@ -101,6 +102,16 @@ class Verdict:
             "mismatches": [m.to_dict() for m in self.mismatches],
             "message": self.message,
         }
+
+
+class IllegalPlacementError(CompanionError, ValueError):
+    """A placement that breaks K4; ``verdict`` says which rule and, for a mismatch, every
+    neighbour that does not fit (K4.10). It lives with :class:`Verdict` so that
+    :mod:`companion.clustered.errors` imports nothing of the rules core."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+        super().__init__(verdict.message)
 
 
 def cell_verdict(cards: Mapping[Cell, Card], card: Card, cell: Cell, surface: Surface) -> Verdict:

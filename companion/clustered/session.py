@@ -22,12 +22,11 @@ from companion.clustered.cards import Card, deck
 from companion.clustered.cells import Cell, reading_order
 from companion.clustered.errors import (
     DeclarationError,
-    IllegalPlacementError,
     NotationError,
     SettingsError,
 )
 from companion.clustered.game import ClusteredGame, Player, Step, Turn, replay
-from companion.clustered.legality import Refusal
+from companion.clustered.legality import IllegalPlacementError, Refusal
 from companion.clustered.moves import Discard, Placement, parse_turn
 from companion.clustered.scan import LayoutScan, compare
 from companion.clustered.settings import Settings
