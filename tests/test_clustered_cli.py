@@ -37,6 +37,10 @@ def test_new_place_score_through_the_shell(run: Runner, tmp_path: Path) -> None:
     assert "Blue (seat 1, Ann): 18 points" in scored.out
     assert "  bonus: first line of 5 bonus (2)" in scored.out
     assert len(json.loads(path.read_text())["steps"]) == 15
+    shown = run("show", path, "--turn", "1")
+    assert shown.code == 0, shown.err
+    assert shown.out.startswith("Position after step 1 of 15:\n")
+    assert run("replay", path, "--turn", "16").code == 2
 
 
 def test_a_refused_placement_exits_2_and_leaves_the_record(run: Runner, tmp_path: Path) -> None:

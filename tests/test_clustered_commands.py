@@ -135,8 +135,31 @@ def test_undo_and_stop() -> None:
 
 def test_show_up_to_a_step_and_replay() -> None:
     record = play(new(), *K720_ORDER[:6])
-    assert commands.show(record, until=1)[:2] == ["y\\x    0    1", "  0   ** Bss1"]
+    assert commands.show(record, until=1)[:4] == [
+        "Position after step 1 of 6:",
+        "",
+        "y\\x    0    1",
+        "  0   ** Bss1",
+    ]
     assert commands.replay(record)[0] == "replayed 6 steps; position matches the record"
+    assert commands.show(record, until=0)[:3] == ["Position after the setup:", "", "y\\x    0"]
+    replayed = commands.replay(record, until=2)
+    assert replayed[:5] == [
+        "replayed 6 steps; position matches the record",
+        "",
+        "Position after step 2 of 6:",
+        "",
+        "y\\x   -1    0    1",
+    ]
+
+
+@pytest.mark.parametrize("until", [-1, 7])
+def test_show_refuses_a_step_the_record_does_not_have(until: int) -> None:
+    record = play(new(), *K720_ORDER[:6])
+    with pytest.raises(CompanionError, match=rf"--turn {until}: the record has 6 steps; give 0"):
+        commands.show(record, until=until)
+    with pytest.raises(CompanionError, match="give 0 \\(the setup\\) to 6"):
+        commands.replay(record, until=until)
 
 
 def test_a_broken_record_is_a_record_error() -> None:

@@ -102,17 +102,40 @@ def settings_lines(settings: Settings) -> list[str]:
     return ["Settings: " + "; ".join(shown) + " (the rest as K7.2 says)."]
 
 
+def _steps(count: int) -> str:
+    return f"{count} step{'s' * (count != 1)}"
+
+
+def _at(data: Mapping[str, Any], until: int | None) -> tuple[ClusteredGame, list[str]]:
+    """The game after its first ``until`` steps (None: all) and a heading that says which.
+
+    A step is a turn (a placement or a declaration) or the host's undo or stop."""
+    count = len(data["steps"])
+    if until is None:
+        return records.game_from(data), []
+    if not 0 <= until <= count:
+        raise ClusteredInputError(
+            f"--turn {until}: the record has {_steps(count)}; give 0 (the setup) to {count}"
+        )
+    label = "the setup" if until == 0 else f"step {until} of {count}"
+    return records.game_from(data, until=until), [f"Position after {label}:", ""]
+
+
 def show(record: str | bytes, until: int | None = None) -> list[str]:
-    game = records.load(record, until=until)
-    return describe(game)
+    """The position now, or after the record's first ``until`` steps."""
+    game, heading = _at(records.parse(record), until)
+    return [*heading, *describe(game)]
 
 
-def replay(record: str | bytes) -> list[str]:
-    game = records.load(record)
-    count = len(game.steps)
+def replay(record: str | bytes, until: int | None = None) -> list[str]:
+    """Replay every step, then show the position now (or after ``until`` steps)."""
+    data = records.parse(record)
+    count = len(records.game_from(data).steps)
+    game, heading = _at(data, until)
     return [
-        f"replayed {count} step{'s' * (count != 1)}; position matches the record",
+        f"replayed {_steps(count)}; position matches the record",
         "",
+        *heading,
         *describe(game),
     ]
 
@@ -302,7 +325,7 @@ class ClusteredCommands(GameCommands):
         return show(record, args.turn)
 
     def replay(self, record: bytes, args: argparse.Namespace) -> list[str]:
-        return replay(record)
+        return replay(record, args.turn)
 
 
 COMMANDS = ClusteredCommands()
