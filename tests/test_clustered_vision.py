@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import cv2
+import numpy as np
 import pytest
 from clustered_helpers import K720_ORDER, played
 
@@ -18,8 +19,9 @@ from companion.clustered.cards import START, deck
 from companion.clustered.layout import Layout
 from companion.clustered.scan import CardReading, LayoutScan, compare
 from companion.clustered.session import ClusteredSession
+from vision.clustered import markers
 from vision.clustered.kit import load_kit
-from vision.clustered.reader import READER, Expected
+from vision.clustered.reader import READER, Expected, tracked_cards
 from vision.clustered.sheets import kit_cards, write_kit
 from vision.clustered.synthetic import Conditions, render
 from vision.readers import Quality
@@ -61,6 +63,27 @@ def test_a_clear_picture_is_read_card_by_card_by_marker() -> None:
     read = {r.cell: r.card for r in reading.scan.cards}
     assert read == dict(game.layout)
     assert compare(reading.scan, game) == {"discrepancies": [], "missing": [], "moves": []}
+
+
+def test_a_grid_gone_wrong_as_a_whole_is_fitted_again_to_the_tracked_layout() -> None:
+    """The start card's marker hidden and its black square misread: every card a cell off.
+    The markers name the cards, so the tracked layout says where they lie (K2.7: a scan
+    problem, not a rule). The benchmark's two misplaced tables of 24 came from this."""
+    game = played(K720_ORDER)
+    picture = render(game.layout, conditions=CLEAR)
+    kit = load_kit()
+    gray = cv2.cvtColor(picture.image, cv2.COLOR_BGR2GRAY)
+    seen, _ = markers.seen_cards(kit, markers.detect(gray), Palette())
+    (start,) = [s for s in seen if s.card.is_start]
+    cards = [s for s in seen if not s.card.is_start]
+    tracked = tracked_cards(game.layout)
+    truth = {i: tracked[s.card] for i, s in enumerate(cards)}
+    one_west = np.array([[1, 0, -1], [0, 1, 0], [0, 0, 1]], np.float64)
+    off = markers.Grid(markers.grid_from_start(kit, start).to_image @ one_west)
+    shifted = {i: Cell(cell.x + 1, cell.y) for i, cell in truth.items()}
+    grid, cells = markers.fit_to_layout(cards, off, shifted, tracked)
+    assert cells == truth
+    assert markers.fit_to_layout(cards, grid, cells, tracked)[1] == truth  # a right one stays
 
 
 def test_no_marker_reading_is_ever_confidently_wrong_under_any_conditions() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -214,6 +214,35 @@ def fit_grid(
     at = grid.from_image(points) if len(points) else np.zeros((0, 2))
     final = {i: Cell(round(gx), round(gy)) for i, (gx, gy) in enumerate(at)}
     return grid, final
+
+
+def fit_to_layout(
+    cards: Sequence[Seen], grid: Grid, cells: dict[int, Cell], tracked: Mapping[Card, Cell]
+) -> tuple[Grid, dict[int, Cell]]:
+    """When the tracked layout is known, the grid that puts the most cards where it says.
+
+    A card's marker names it with certainty, so where the layout has it is a cell the
+    picture shows (``tracked``: the cards the layout holds once). Growing the grid from the
+    start card can go wrong as a whole (the start card's marker hidden and its black square
+    taken for the grid, or turned): a grid fitted through these pairs (RANSAC, so a card
+    moved on the table is an outlier) replaces it when it agrees with more cards; a card
+    that is not tracked (the new one) is placed by whichever grid wins."""
+    pairs = [(i, tracked[c.card]) for i, c in enumerate(cards) if c.card in tracked]
+    if len(pairs) < 6:
+        return grid, cells
+
+    def agreeing(found: dict[int, Cell]) -> int:
+        return sum(1 for i, cell in pairs if found.get(i) == cell)
+
+    src = np.array([[float(cell.x), float(cell.y)] for _, cell in pairs], np.float64)
+    dst = np.array([cards[i].centre for i, _ in pairs], np.float64)
+    h, inliers = cv2.findHomography(src, dst, cv2.RANSAC, 0.25 * grid.cell_px())
+    if h is None or inliers is None or int(inliers.sum()) < max(6, len(pairs) // 2):
+        return grid, cells
+    fitted = Grid(np.asarray(h, np.float64))
+    at = fitted.from_image(np.array([c.centre for c in cards], np.float64))
+    placed = {i: Cell(round(gx), round(gy)) for i, (gx, gy) in enumerate(at)}
+    return (fitted, placed) if agreeing(placed) > agreeing(cells) else (grid, cells)
 
 
 def offsets(

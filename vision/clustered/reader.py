@@ -92,6 +92,20 @@ def _turn_scan(scan: LayoutScan, quarters: int) -> LayoutScan:
     )
 
 
+def tracked_cards(layout: Layout) -> dict[Card, Cell]:
+    """Each card the layout holds exactly once (not the start card), and its cell."""
+    where: dict[Card, Cell] = {}
+    twice: set[Card] = set()
+    for cell in layout:
+        card = layout[cell]
+        if card.is_start:
+            continue
+        if card in where:
+            twice.add(card)
+        where[card] = cell
+    return {card: cell for card, cell in where.items() if card not in twice}
+
+
 def orient(scan: LayoutScan, layout: Layout | None) -> tuple[LayoutScan, int]:
     """The scan turned the way that agrees best with the tracked layout (a marker-less start
     card has no top; a marked one laid turned is put right), and by how many quarters."""
@@ -174,6 +188,8 @@ class ClusteredReader:
         starts = anchors
         cards = [s for s in seen if not s.card.is_start]
         grid, cells = markers.fit_grid(cards, first, anchors)
+        if prior.layout is not None:
+            grid, cells = markers.fit_to_layout(cards, grid, cells, tracked_cards(prior.layout))
         offsets = markers.offsets(grid, cards, cells)
         readings: dict[Cell, CardReading] = {}
         clashes: set[Cell] = set()
