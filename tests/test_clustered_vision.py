@@ -21,7 +21,7 @@ from companion.clustered.scan import CardReading, LayoutScan, compare
 from companion.clustered.session import ClusteredSession
 from vision.clustered import markers
 from vision.clustered.kit import load_kit
-from vision.clustered.reader import READER, Expected, tracked_cards
+from vision.clustered.reader import READER, Expected, lined_up, tracked_cards
 from vision.clustered.sheets import kit_cards, write_kit
 from vision.clustered.synthetic import Conditions, render
 from vision.readers import Quality
@@ -84,6 +84,36 @@ def test_a_grid_gone_wrong_as_a_whole_is_fitted_again_to_the_tracked_layout() ->
     grid, cells = markers.fit_to_layout(cards, off, shifted, tracked)
     assert cells == truth
     assert markers.fit_to_layout(cards, grid, cells, tracked)[1] == truth  # a right one stays
+
+
+def test_k2_7_a_picture_lined_up_wrong_as_a_whole_is_unusable_not_discrepancies() -> None:
+    """A commercial deck's picture whose grid grew from the wrong corner reads clear cards in
+    the wrong cells; nothing is taken from it (K2.7: a scan problem, not the players')."""
+    game = played(K720_ORDER)
+    cards = {cell: game.layout[cell] for cell in game.layout}
+
+    def scan(moved: dict[Cell, Card]) -> LayoutScan:
+        return LayoutScan(
+            tuple(
+                CardReading(c, card, 0.9, "symbols", start=card.is_start)
+                for c, card in moved.items()
+            )
+        )
+
+    assert lined_up(scan(cards), game.layout)
+    one_card_moved = dict(cards)
+    one_card_moved[Cell(5, 5)] = one_card_moved.pop(Cell(1, 0))
+    assert lined_up(scan(one_card_moved), game.layout)
+    a_cell_off = {Cell(c.x + 1, c.y): card for c, card in cards.items()}
+    assert not lined_up(scan(a_cell_off), game.layout)
+    assert lined_up(scan(a_cell_off), None)  # without a layout nothing says otherwise
+    picture = render(game.layout, conditions=CLEAR, plain=True)
+    elsewhere = Layout(  # the record's cards, each a cell off the picture's
+        {c if card.is_start else Cell(c.x + 1, c.y - 1): card for c, card in cards.items()}
+    )
+    reading = READER.read(picture.image, prior=Expected(layout=elsewhere))
+    assert reading.quality is Quality.UNUSABLE and reading.scan.cards == ()
+    assert "do not match the table's layout" in reading.notes[0]
 
 
 def test_no_marker_reading_is_ever_confidently_wrong_under_any_conditions() -> None:

@@ -124,6 +124,25 @@ def orient(scan: LayoutScan, layout: Layout | None) -> tuple[LayoutScan, int]:
     return (_turn_scan(scan, best), best) if best else (scan, 0)
 
 
+def lined_up(scan: LayoutScan, layout: Layout | None) -> bool:
+    """Whether the scan, laid over the tracked layout, agrees with it. A picture lined up
+    wrong as a whole (the grid a cell off, mirrored, or grown from something that is not the
+    start card) reads most cards as cards the layout does not have there: every reading of
+    such a picture is doubtful, however clear each card was. Without a layout, always."""
+    if layout is None:
+        return True
+    agree = disagree = 0
+    for r in scan.cards:
+        if r.start or r.card is None:
+            continue
+        card = layout.get(r.cell)
+        if card is not None and r.fits(card):
+            agree += 1
+        else:
+            disagree += 1  # a different card, or a card where the layout has none
+    return disagree < 3 or agree >= disagree
+
+
 class ClusteredReader:
     """Reads every card: by marker with the kit, from its symbols without."""
 
@@ -150,6 +169,12 @@ class ClusteredReader:
         else:
             scan, quality, more, px = self._by_symbols(frame, prior)
         scan, quarters = orient(scan, prior.layout)
+        if not lined_up(scan, prior.layout):
+            note = (
+                "the cards read do not match the table's layout wherever the picture is laid "
+                "over it (the start card hidden or misread?): nothing is taken from this picture"
+            )
+            return Reading(LayoutScan((), notes=(note,)), Quality.UNUSABLE, (note,), px)
         if quarters:
             more.append(
                 "the start card lies turned: its arrow points to the top of the big "
