@@ -257,8 +257,10 @@ class Table:
         done = self.require_session().correct(entry.data["text"], entry.data["reason"])
         self._event(out, "correction", entry.at, **done)
         if self.stage.playing and self.session_stage().kind is StageKind.OVER:
-            # A correction that ends the game (a host stopping a game early) ends the table's.
-            self._enter_game_stage(entry.at, out)
+            # A correction that ends the game (a host stopping it early, a resignation the
+            # host records) ends the table's too.
+            self._end_turn_clock(entry.at)
+            self._enter(Stage.OVER, entry.at, out)
 
     def _on_undo(self, entry: LogEntry, out: Applied) -> None:
         done = self.require_session().undo()
