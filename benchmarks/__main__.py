@@ -4,13 +4,23 @@ site, the Diplomacy engine and the vision. Each part also runs alone:
 ``python -m benchmarks.service`` and so on.
 
 With ``--json`` the rules core's results carry each part's under its name (``"service"``,
-``"panels"``, ``"web"``, ``"diplomacy"``, ``"vision"``, ``"cluster"``, ``"cluster-vision"``)."""
+``"panels"``, ``"web"``, ``"diplomacy"``, ``"vision"``, ``"cluster"``, ``"cluster-vision"``,
+``"clustered_vision"``)."""
 
 import io
 import json
 import sys
 
-from benchmarks import cluster_peg, cluster_vision, diplomacy, panels, service, vision, web
+from benchmarks import (
+    cluster_peg,
+    cluster_vision,
+    clustered_vision,
+    diplomacy,
+    panels,
+    service,
+    vision,
+    web,
+)
 from benchmarks.runner import main
 
 PARTS = {
@@ -21,6 +31,7 @@ PARTS = {
     "vision": vision,
     "cluster": cluster_peg,
     "cluster-vision": cluster_vision,
+    "clustered_vision": clustered_vision,
 }
 
 args = sys.argv[1:]

@@ -190,7 +190,9 @@ class Table:
         if self.next_to_choose() is None:
             choices = {n: s.choice for n, s in self.seats.items() if s.choice is not None}
             self.session = self.setup.start(choices)
-            self._enter(Stage.DISCUSSION, entry.at, out)
+            # A discussion first only when the game's first stage has one (R8.1); a
+            # turn-taking game goes straight to its first turn.
+            self._enter_game_stage(entry.at, out)
 
     def _on_start(self, entry: LogEntry, out: Applied) -> None:
         """An imported game starts at once, where its record left off."""
@@ -254,8 +256,9 @@ class Table:
     def _on_correct(self, entry: LogEntry, out: Applied) -> None:
         done = self.require_session().correct(entry.data["text"], entry.data["reason"])
         self._event(out, "correction", entry.at, **done)
-        if self.stage.playing and self.session_stage() is Stage.OVER:
-            # A correction that ends the game (a resignation the host records) ends it here.
+        if self.stage.playing and self.session_stage().kind is StageKind.OVER:
+            # A correction that ends the game (a host stopping it early, a resignation the
+            # host records) ends the table's too.
             self._end_turn_clock(entry.at)
             self._enter(Stage.OVER, entry.at, out)
 
@@ -348,7 +351,10 @@ class Table:
             if self.turn_clock.mode == "turn":
                 return float(self.turn_clock.seconds)
             if self.turn_clock.mode == "player" and seat is not None:
-                return self.banks.setdefault(seat, float(self.turn_clock.seconds))
+                left = self.banks.setdefault(seat, float(self.turn_clock.seconds))
+                # A seat whose chess clock has run out: the game had its say at the deadline
+                # (a loss, or in a game without a pass the turn stays); no clock runs again.
+                return left if left > 0 else None
         seconds = self.require_session().durations().get(stage)
         return None if seconds is None else float(seconds)
 
