@@ -58,6 +58,16 @@ def lay(game: GlobularGame, *tiles: tuple[str, str, str] | str, pennies: int | N
             game.state.stack.remove(tile)
 
 
+def full_rectangle(game: GlobularGame) -> None:
+    """Tiles on every position of a 7-row, 12-half-tile rectangle (rows 4 to 10): no tile
+    fits anywhere any more (G3.5)."""
+    for r in range(-3, 4):
+        for q in range(-10, 1):
+            position = Position.at(q, r)
+            if position.exists and position not in game.state.board:
+                game.state.board.place(position, Tile.parse("gr2"), Corner.TR)
+
+
 def figure_2(game: GlobularGame) -> None:
     lay(game, *FIGURE_2)
 

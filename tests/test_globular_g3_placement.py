@@ -12,21 +12,12 @@ from companion.globular.settings import Settings, StackKeeper
 from companion.globular.stack import GROUP_3
 from companion.globular.state import TurnKind
 from companion.globular.tiles import CORNERS, Colour, Corner, Tile
-from tests.globular_helpers import P, figure_2, lay, new_game, play, put
+from tests.globular_helpers import P, figure_2, full_rectangle, lay, new_game, play, put
 
 
 def refusal_at(game: GlobularGame, name: str, code: str = "bl2", corner: str = "tr") -> str | None:
     found = placement_refusal(game.state.board, P(name), Tile.parse(code), Corner(corner))
     return None if found is None else found.ruling
-
-
-def full_rectangle(game: GlobularGame) -> None:
-    """Tiles on every position of a 7-row, 12-half-tile rectangle (rows 4 to 10)."""
-    for r in range(-3, 4):
-        for q in range(-10, 1):
-            position = Position.at(q, r)
-            if position.exists and position not in game.state.board:
-                game.state.board.place(position, Tile.parse("gr2"), Corner.TR)
 
 
 def test_g3_1_the_drawn_tile_is_placed_before_any_action() -> None:
