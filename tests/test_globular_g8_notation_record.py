@@ -399,3 +399,35 @@ def test_g8_7_with_the_companions_dice_a_draft_stops_at_a_mine() -> None:
         [parse_line("move m7>k7"), parse_line("mine k7"), parse_line("move m7>l6")]
     )
     assert preview.refused is not None and preview.refused.ruling == "G8.7"
+
+
+# G8.1 ---------------------------------------------------------------------------------------
+
+
+def test_g8_1_the_companion_records_everything_the_ruling_lists() -> None:
+    game = new_game()
+    figure_2(game)
+    start_actions(game, "bk4", "i5 br")
+    put(game, "red", {"i7": 2, "k7": 1})
+    play(game, "improve i7", "mine k7 roll 5", "station l8")
+    data = game.state.to_dict()
+    assert data["board"]["i5"] == {
+        "tile": "bk4",
+        "corner": "br",
+        "pennies": 4,
+        "station": None,
+        "colonist": None,
+    }
+    assert data["board"]["l8"]["station"] == "red"
+    assert data["stack"]["gr4"] == 2 and data["stack_size"] == 27 - 6
+    assert data["set_aside"] == [] and data["supernova"] is None
+    red = data["players"][0]
+    assert red["coins"] == {"i7": 2, "k7": 1, "m7": 9}
+    assert red["leader"] == "m7" and red["coins_out"] == 0
+    assert red["crystals"] == {"n1": 0, "23": 0, "4": 0, "5": 1}
+    assert (red["stations"], red["stations_left"], red["colony"], red["vp"]) == (["l8"], 1, None, 0)
+    assert data["turn"]["seat"] == 1 and data["turn"]["kind"] == "normal"
+    assert data["turn"]["ap"] == 10 - 2 - 3 - 5
+    assert (data["turn"]["mined"], data["turn"]["mined_at"]) == (1, "k7")
+    assert data["turn"]["improved"] == {"i7": 1}
+    assert data["rounds"] == []
