@@ -187,9 +187,11 @@ service.close()
 class Child:
     """One life of the child process; its stdout is read line by line on a thread."""
 
-    def __init__(self, script: Path, db: Path) -> None:
+    def __init__(self, script: Path, db: Path, args: tuple[str, ...] | None = None) -> None:
+        if args is None:
+            args = (str(SEED), str(PLAYERS), str(TURNS))
         self.process = subprocess.Popen(
-            [sys.executable, str(script), str(db), str(SEED), str(PLAYERS), str(TURNS)],
+            [sys.executable, str(script), str(db), *args],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import queue
+import re
 import threading
 from collections.abc import Mapping
 from typing import Any
@@ -33,6 +34,11 @@ EVENT_KINDS = frozenset(
         "scan",  # a camera scan of the board (web: the table screen lists its discrepancies)
     }
 )
+"""The service's own kinds. A game's stage summaries add kinds of their own (``"move"``),
+each a lowercase identifier: what a stage's ``resolve`` said happened."""
+
+
+_GAME_KIND = re.compile(r"[a-z][a-z_]{0,39}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,7 +51,7 @@ class Event:
     data: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.kind not in EVENT_KINDS:
+        if self.kind not in EVENT_KINDS and not _GAME_KIND.fullmatch(self.kind):
             raise ValueError(f"unknown event kind {self.kind!r}")
 
 

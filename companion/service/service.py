@@ -561,8 +561,11 @@ class TableService:
         """Compare a camera's reading of the board (in the game's own type) with the table's
         tracked position; keep and publish the result.
 
-        Nothing is stored: the latest comparison shows in :meth:`view` as ``"scan"``. Before
-        the game starts, or for a game that compares no scans, nothing is reported as off.
+        The comparison itself is not stored: the latest shows in :meth:`view` as ``"scan"``.
+        Before the game starts, or for a game that compares no scans, nothing is reported as
+        off. In a turn-taking game the session may name the legal ``"moves"`` that explain
+        what the camera saw: exactly one is entered (durably) as the acting seat's pending move,
+        for the seat to confirm with its "done" press; several are listed for someone to choose.
         """
         with self.lock:
             table = self._table(table_id)
@@ -572,9 +575,30 @@ class TableService:
                 compared = session.compare_scan(scan)
                 result["discrepancies"] = list(compared.get("discrepancies", []))
                 result["missing"] = list(compared.get("missing", []))
+                if "moves" in compared:
+                    result["moves"] = [str(move) for move in compared["moves"]]
+                    result["entered"] = self._enter_seen_move(table, result)
             self.scans[table_id] = result
             self.bus.publish(Event("scan", table_id, result["at"], _scan_copy(result)))
             return _scan_copy(result)
+
+    def _enter_seen_move(self, table: Table, result: dict[str, Any]) -> str | None:
+        """The one move the camera saw, stored as the acting seat's pending move."""
+        acting = table.acting()
+        moves = result["moves"]
+        if acting is None or len(moves) != 1:
+            return None
+        session = table.require_session()
+        try:
+            canonical = session.check_submission(acting, moves[0])
+        except SubmissionError as err:
+            result["discrepancies"].append(
+                {"message": f"the camera saw {moves[0]}, which cannot be played: {err}"}
+            )
+            return None
+        if table.submissions.get(acting) != canonical:
+            self._commit(table, "submit", {"seat": acting, "text": canonical, "by": "camera"})
+        return canonical
 
     # Views ---------------------------------------------------------------------------------------
 
@@ -671,8 +695,12 @@ def _not_accepting(table: Table) -> str:
 
 def _scan_copy(scan: dict[str, Any]) -> dict[str, Any]:
     """A scan result a caller may change without changing the service's own."""
-    return {
+    copy = {
         "at": scan["at"],
         "discrepancies": [dict(d) for d in scan["discrepancies"]],
         "missing": list(scan["missing"]),
     }
+    if "moves" in scan:
+        copy["moves"] = list(scan["moves"])
+        copy["entered"] = scan["entered"]
+    return copy

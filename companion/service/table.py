@@ -171,6 +171,14 @@ class Table:
         seat.name = entry.data["name"]
         seat.token_hash = entry.data["token_hash"]
         self._event(out, "seat_joined", entry.at, seat=seat.number, name=seat.name)
+        if (
+            self.session is None
+            and not self.setup.choosing_order()
+            and all(s.joined for s in self.seats.values())
+        ):
+            # A game with no setup choices starts when the last seat has joined.
+            self.session = self.setup.start({})
+            self._enter_game_stage(entry.at, out)
 
     def _on_reissue(self, entry: LogEntry, out: Applied) -> None:
         self.seats[entry.data["seat"]].token_hash = entry.data["token_hash"]
