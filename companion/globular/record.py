@@ -3,7 +3,7 @@ replays byte for byte (G8.6).
 
 A record is written with sorted keys and one-space indents, so the same game always gives the
 same bytes. Loading checks the JSON Schema shipped in ``companion/globular/schemas/`` (with
-the ``jsonschema`` library, imported here only: the rules themselves stay standard library),
+``companion.records``, over the ``jsonschema`` library: the rules stay standard library only),
 then replays every line from the seed, checking the companion's draws and rolls, each turn's
 seat, kind and position digest, and the result.
 """
@@ -11,7 +11,6 @@ seat, kind and position digest, and the result.
 from __future__ import annotations
 
 import json
-from importlib import resources
 from typing import Any
 
 from companion.errors import CompanionError, RecordError
@@ -19,6 +18,7 @@ from companion.globular import GAME
 from companion.globular.game import GlobularGame, replay
 from companion.globular.scoring import standings
 from companion.globular.settings import Settings, TieBreak
+from companion.records import RecordSchema
 
 FORMAT = "cluster-companion/globular-cluster-record"
 VERSION = 1
@@ -27,11 +27,12 @@ MAX_RECORD_BYTES = 4 * 1024 * 1024
 """A whole game is some 40 turns of a few lines: anything near this size is not a record."""
 
 
+SCHEMA = RecordSchema("companion.globular.schemas", SCHEMA_FILE, "Globular Cluster")
+
+
 def schema() -> dict[str, Any]:
     """The record's JSON Schema, as shipped with the package."""
-    text = resources.files("companion.globular.schemas").joinpath(SCHEMA_FILE).read_text("utf-8")
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
+    return SCHEMA.schema()
 
 
 def result_dict(game: GlobularGame) -> dict[str, Any] | None:
@@ -78,23 +79,9 @@ def record_json(game: GlobularGame) -> str:
 
 def parse_record(text: str | bytes) -> dict[str, Any]:
     """The record's JSON, checked against its schema; RecordError says what is wrong."""
-    import jsonschema
-
     if len(text) > MAX_RECORD_BYTES:
         raise RecordError(f"the record is over {MAX_RECORD_BYTES // 2**20} MiB; refusing it")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise RecordError(f"not JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
-    except UnicodeDecodeError as err:
-        raise RecordError(f"not UTF-8 text: {err.reason} at byte {err.start}") from None
-    validator = jsonschema.Draft202012Validator(schema())
-    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
-    if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "the top level"
-        raise RecordError(f"not a Globular Cluster game record: at {where}: {error.message}")
-    if not isinstance(data, dict):  # pragma: no cover - the schema says object
-        raise RecordError("not a Globular Cluster game record")
+    data: dict[str, Any] = SCHEMA.load(text)
     return data
 
 
