@@ -159,11 +159,13 @@ class GlobularSession:
         """A session carrying on from a record (checked and replayed first): each recorded turn
         is one step, so the host's undo takes back one turn at a time."""
         game = load_record(text)
-        steps = [
-            {"kind": "lines", "seat": turn.seat, "lines": [line.text() for line in turn.lines]}
-            for turn in game.turns
-            if turn.lines
-        ]
+        steps = []
+        for turn in game.turns:
+            lines = [line.text() for line in turn.lines]
+            if game.keeps_stack and turn.lines and isinstance(turn.lines[0], Draw):
+                lines = lines[1:]  # the companion's own draw: made again as the turn begins
+            if lines:
+                steps.append({"kind": "lines", "seat": turn.seat, "lines": lines})
         return cls(rebuild(game.settings, game.seed, steps), steps)
 
     # What the service asks ---------------------------------------------------------------------
