@@ -73,6 +73,20 @@ def parse_json(text: str | bytes, *, limit: int = MAX_RECORD_BYTES) -> Any:
         raise RecordError(f"not UTF-8 text: {err.reason} at byte {err.start}") from None
 
 
+def game_name(text: str | bytes) -> str:
+    """The name of the game a record belongs to (its ``"game"``), before the game's own checks.
+
+    What the ``companion`` command and the table service dispatch on; RecordError if the text
+    is not a JSON object naming a game."""
+    document = parse_json(text)
+    if not isinstance(document, dict):
+        raise RecordError(f"not a game record: expected a JSON object, found {_describe(document)}")
+    name = document.get("game")
+    if not isinstance(name, str):
+        raise RecordError('not a game record: it does not say which game it is (no "game" field)')
+    return name
+
+
 @dataclasses.dataclass(frozen=True)
 class Violation:
     """Where a document breaks its schema (a path from the root) and what was expected there."""
