@@ -77,6 +77,7 @@ GAME_INFO = Game(
     load_session=_load_session,
     import_record=import_record,
     house_rules=HOUSE_RULES,
+    cli="companion.globular.commands:COMMANDS",
     summary="Explore a star cluster tile by tile: 10 action points a turn, crystals, colonies "
     "and scoring rounds at each supernova.",
 )
