@@ -63,7 +63,7 @@ def a_turn(service: TableService, table_id: str, rng: random.Random) -> str:
         rng.shuffle(options)
         for option in options[:8]:
             draft = "\n".join([*lines, option.text()])
-            if session.preview(seat, draft)["ok"]:  # type: ignore[attr-defined]
+            if session.preview(seat, draft)["playable"]:  # type: ignore[attr-defined]
                 if option.keyword == "mine":
                     service.submit(table_id, seat, draft, final=True)
                     lines = []
@@ -157,7 +157,12 @@ def test_the_preview_shows_each_lines_cost_and_the_ap_left(service: TableService
     assert preview["refused"]["ruling"] == "G8.7"  # the mine's die is rolled when played
     preview = session.preview(1, "move m7>k7")  # type: ignore[union-attr]
     assert preview["refused"]["message"].endswith("(G3.1)")
-    assert session.preview(2, "end")["ok"] is False  # type: ignore[union-attr]
+    with pytest.raises(StateError, match="it is seat 1's turn"):
+        service.preview(table_id, 2, "end")
+    with pytest.raises(SubmissionError, match="not a word of the notation"):
+        service.preview(table_id, 1, "fly")
+    routed = service.preview(table_id, 1, "move m7>k7")
+    assert routed["playable"] is False and routed["says"].startswith("line 1 (move m7>k7)")
 
 
 def test_when_the_clock_runs_out_the_tile_is_placed_and_the_turn_ends(

@@ -216,13 +216,14 @@ class GlobularSession:
 
     def preview(self, seat: int, text: str) -> dict[str, Any]:
         """What a draft would do, line by line, without playing it: each line's cost and the
-        AP left, or the first line's refusal with its reason; the position after the lines that
-        are allowed, and where a tile still to place may go."""
+        AP left, or the first refused line with its reason (``playable`` is then false); the
+        position after the lines that are allowed, and where a tile still to place may go.
+        SubmissionError when it is not the seat's turn or the text is not notation."""
+        self._acting(seat)
         try:
-            self._acting(seat)
             turn = Turn.parse(text)
-        except (SubmissionError, GlobularError) as err:
-            return {"ok": False, "error": str(err), "lines": [], "ap_left": self.state.turn.ap}
+        except GlobularError as err:
+            raise SubmissionError([str(err)]) from None
         result = self.core.preview(turn.lines)
         return preview_dict(result, self.state.turn.ap)
 

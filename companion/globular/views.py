@@ -180,19 +180,30 @@ def preview_dict(preview: Preview, ap_before: int) -> dict[str, Any]:
             "ruling": preview.refused.ruling,
             "message": str(preview.refused),
         }
+    lines: list[dict[str, Any]] = [
+        {
+            "text": p.line.text(),
+            "cost": p.cost,
+            "ap_left": p.ap_left,
+            "said": list(p.said),
+            "ended": p.ended,
+        }
+        for p in preview.played
+    ]
+    if refused is not None:
+        says = f"line {refused['number']} ({refused['text']}): {refused['message']}"
+    elif not lines:
+        says = f"{ap_before} AP left"
+    elif lines[-1]["ended"]:
+        says = f"ends the turn ({sum(p.cost for p in preview.played)} AP spent)"
+    else:
+        says = f"{lines[-1]['text']}: {lines[-1]['cost']} AP; {state.turn.ap} AP left"
     return {
-        "ok": refused is None,
+        "playable": refused is None,
+        "text": "\n".join(p.line.text() for p in preview.played),
+        "says": says,
         "ap_before": ap_before,
-        "lines": [
-            {
-                "text": p.line.text(),
-                "cost": p.cost,
-                "ap_left": p.ap_left,
-                "said": list(p.said),
-                "ended": p.ended,
-            }
-            for p in preview.played
-        ],
+        "lines": lines,
         "refused": refused,
         "unchecked": [line.text() for line in preview.unchecked],
         "ap_left": state.turn.ap,
