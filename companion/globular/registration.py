@@ -78,6 +78,7 @@ GAME_INFO = Game(
     import_record=import_record,
     house_rules=HOUSE_RULES,
     cli="companion.globular.commands:COMMANDS",
+    web_pages="web.games.globular:PAGES",
     summary="Explore a star cluster tile by tile: 10 action points a turn, crystals, colonies "
     "and scoring rounds at each supernova.",
 )

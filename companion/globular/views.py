@@ -209,7 +209,9 @@ def preview_dict(preview: Preview, ap_before: int) -> dict[str, Any]:
         "ap_left": state.turn.ap,
         "ended": any(p.ended for p in preview.played),
         "to_place": None if state.turn.to_place is None else state.turn.to_place.code(),
+        "to_place_words": None if state.turn.to_place is None else state.turn.to_place.words(),
         "awaiting_draw": state.turn.awaiting_draw,
         "placements": placements(state),
         "board": board_dict(state),
+        "crossings": crossings_dict(state),
     }
