@@ -380,7 +380,7 @@ class GlobularPages(BasePages):
         return {**self._context(view), "builder": builder_data(view, seat=None)}
 
     def _stage_title(self, view: Mapping[str, Any]) -> str:
-        return STAGE_TITLES.get(view["stage"], view["stage_info"]["title"])
+        return STAGE_TITLES.get(view["stage"], str(view["stage_info"]["title"]))
 
     def seat_context(self, view: Mapping[str, Any]) -> dict[str, Any]:
         you = view.get("you", {})
