@@ -1,19 +1,26 @@
 """``python -m benchmarks`` (``make bench``): the rules core's benchmarks
 (:mod:`benchmarks.runner`), then each part's in turn: the table service, the panels, the web
-site, the Diplomacy engine and the vision. Each part also runs alone:
+site, the Diplomacy engine, the vision and Globular Cluster. Each part also runs alone:
 ``python -m benchmarks.service`` and so on.
 
 With ``--json`` the rules core's results carry each part's under its name (``"service"``,
-``"panels"``, ``"web"``, ``"diplomacy"``, ``"vision"``)."""
+``"panels"``, ``"web"``, ``"diplomacy"``, ``"vision"``, ``"globular"``)."""
 
 import io
 import json
 import sys
 
-from benchmarks import diplomacy, panels, service, vision, web
+from benchmarks import diplomacy, globular, panels, service, vision, web
 from benchmarks.runner import main
 
-PARTS = {"service": service, "panels": panels, "web": web, "diplomacy": diplomacy, "vision": vision}
+PARTS = {
+    "service": service,
+    "panels": panels,
+    "web": web,
+    "diplomacy": diplomacy,
+    "vision": vision,
+    "globular": globular,
+}
 
 args = sys.argv[1:]
 quick = "--quick" in args

@@ -11,10 +11,10 @@ so the cost table of G2.11 is derived here, not typed in (the tests check it aga
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import functools
 import re
+from typing import NamedTuple
 
 from companion.globular.errors import NotationError
 from companion.globular.tiles import Corner
@@ -28,9 +28,11 @@ ROWS = 13
 _NAME = re.compile(r"([a-z])([0-9]{1,2})")
 
 
-@dataclasses.dataclass(frozen=True, order=True)
-class Position:
-    """A place of the pattern (or, with ``q + r`` odd, a name that is no place: G2.3)."""
+class Position(NamedTuple):
+    """A place of the pattern (or, with ``q + r`` odd, a name that is no place: G2.3).
+
+    A named tuple ``(r, q)``: it orders by rows top to bottom, then left to right, and hashes
+    and compares as fast as a tuple (positions are dictionary keys everywhere)."""
 
     r: int
     q: int

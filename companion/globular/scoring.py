@@ -72,11 +72,20 @@ def is_single(count: int) -> bool:
     return count % 3 == 1
 
 
-def score(state: State, seat: int, *, round_number: int, final: bool) -> Score:
+def score(
+    state: State,
+    seat: int,
+    *,
+    round_number: int,
+    final: bool,
+    held: tuple[Holding, ...] | None = None,
+) -> Score:
     """What the player in ``seat`` scores now (G6.4): the value of each habitable tile they
-    colonized or hold the majority on, plus their crystal sets."""
+    colonized or hold the majority on, plus their crystal sets. ``held``: the board's
+    :func:`holdings`, when the caller has them already."""
     player = state.player(seat)
-    scored = tuple(h for h in holdings(state) if h.holder is player.colour)
+    held = holdings(state) if held is None else held
+    scored = tuple(h for h in held if h.holder is player.colour)
     sets = tuple(crystal_sets(c, player.crystals[c]) for c in Crystal if player.crystals[c])
     return Score(round_number, final, scored, sets)
 

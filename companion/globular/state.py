@@ -332,6 +332,50 @@ class State:
         }
 
     def digest(self) -> str:
-        """A short fingerprint of the position, for records (G8.6)."""
-        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        """A short fingerprint of the position, for records (G8.6): everything that decides
+        what happens next (each score's breakdown follows from the positions that made it, so
+        only the totals are in)."""
+        board = [
+            (
+                p.q,
+                p.r,
+                c.code,
+                c.corner and c.corner.value,
+                c.pennies,
+                c.station and c.station.value,
+                c.colonist and (c.colonist.colour.value, c.colonist.leader),
+            )
+            for p, c in sorted(self.board.cells.items())
+        ]
+        players = [
+            (
+                p.colour.value,
+                sorted((q.q, q.r, n) for q, n in p.coins.items()),
+                p.leader and (p.leader.q, p.leader.r),
+                p.leader_out,
+                p.coins_out,
+                [p.crystals[c] for c in Crystal],
+                [(s.q, s.r) for s in p.stations],
+                p.colony and (p.colony.q, p.colony.r),
+                p.vp,
+                len(p.scores),
+            )
+            for p in self.players
+        ]
+        turn = self.turn.to_dict()
+        text = json.dumps(
+            [
+                board,
+                players,
+                [t.code() for t in self.stack],
+                turn,
+                [[s, k.value] for s, k in self.upcoming],
+                self.supernova and self.supernova.code(),
+                [t.code() for t in self.set_aside],
+                len(self.rounds),
+                self.rolls,
+                self.over,
+            ],
+            separators=(",", ":"),
+        )
         return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -22,7 +22,7 @@ def cluster(state: State) -> list[str]:
     right = max(p.q for p in board.cells) + 2
     top = min(p.r for p in board.cells)
     bottom = max(p.r for p in board.cells)
-    header = "    " + "".join(f"{Position(0, q).name()[0]:<{CELL}}" for q in range(left, right))
+    header = "    " + "".join(f"{Position(0, q).name()[0]:<{CELL}}" for q in range(left, right - 1))
     lines = [header.rstrip()]
     for r in range(top, bottom + 1):
         row = [" " * CELL] * (right - left)

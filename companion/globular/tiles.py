@@ -125,17 +125,22 @@ class Tile:
     @property
     def kind(self) -> TileKind:
         """The kind of a tile placed face up (the MITS is a face-down blue ace, G1.3)."""
-        if self.rank is Rank.NULL:
-            return TileKind.NULL
-        if self.colour is Colour.RED:
-            return TileKind.SUPERNOVA  # red ace: the only red non-null tile in play
-        if self.colour is Colour.BLACK:
-            return TileKind.RESOURCE
-        return TileKind.HABITABLE
+        return _kind(self.colour, self.rank)
 
     def words(self) -> str:
         """``black 4``, ``green ace``, ``red null``."""
         return f"{self.colour.value} {self.rank.word}"
+
+
+@functools.cache
+def _kind(colour: Colour, rank: Rank) -> TileKind:
+    if rank is Rank.NULL:
+        return TileKind.NULL
+    if colour is Colour.RED:
+        return TileKind.SUPERNOVA  # red ace: the only red non-null tile in play
+    if colour is Colour.BLACK:
+        return TileKind.RESOURCE
+    return TileKind.HABITABLE
 
 
 class Corner(enum.Enum):

@@ -114,10 +114,9 @@ def end_turn(state: State, *, keeps_stack: bool) -> Tile | None:
 def _score(state: State, seat: int) -> None:
     """The player scores on the board as it stands (G6.4); the round keeps who held what."""
     current = state.rounds[-1]
-    result = score(state, seat, round_number=current.number, final=current.final)
+    held = holdings(state)
+    result = score(state, seat, round_number=current.number, final=current.final, held=held)
     player = state.player(seat)
     player.vp += result.total
     player.scores.append(result)
-    state.rounds[-1] = dataclasses.replace(
-        current, holdings=(*current.holdings, (seat, holdings(state)))
-    )
+    state.rounds[-1] = dataclasses.replace(current, holdings=(*current.holdings, (seat, held)))
