@@ -431,3 +431,50 @@ def test_g8_1_the_companion_records_everything_the_ruling_lists() -> None:
     assert (data["turn"]["mined"], data["turn"]["mined_at"]) == (1, "k7")
     assert data["turn"]["improved"] == {"i7": 1}
     assert data["rounds"] == []
+
+
+# G8.8 ---------------------------------------------------------------------------------------
+
+
+def test_g8_8_differences_the_camera_sees_are_reported_and_never_applied() -> None:
+    from companion.globular.session import GlobularSession
+
+    game = new_game()
+    figure_2(game)
+    start_actions(game, "bl4", "m5 bl")
+    session = GlobularSession(game)
+    before = game.state.digest()
+    seen = {
+        "m7": {
+            "tile": "mits",
+            "pieces": {"red": {"coins": 11}, "black": {"coins": 12, "leader": True}},
+        },
+        "k7": {"tile": "bka", "corner": "br", "pennies": 0},
+        "i7": {"tile": "gr2"},
+        "j6": {"tile": ""},
+        "g5": {"tile": "bl3"},
+        "l6": {"tile": "bka", "corner": None, "pennies": None, "pieces": None},
+        "h6": {},
+    }
+    result = session.compare_scan(seen)
+    messages = [d["message"] for d in result["discrepancies"]]
+    assert "m7: red has 12 coins there in the record, the camera sees 11" in messages
+    assert "m7: red's leader is there in the record, the camera sees it not there" in messages
+    assert any(m.startswith("k7: the tick is in the top-right corner") for m in messages)
+    assert "k7: the record has 1 pennies, the camera sees 0" in messages
+    assert "i7: the record has gra, the camera sees gr2" in messages
+    assert "j6: the record has the green 2 (gr2); the camera sees none" in messages
+    assert "g5: the camera sees bl3 where the record has no tile" in messages
+    assert not any(m.startswith(("l6", "h6")) for m in messages)  # unknown readings
+    assert set(result["missing"]) == {"k5", "m5", "j8", "h8", "l8"}
+    assert game.state.digest() == before  # nothing applied
+
+
+def test_g8_8_a_reading_that_is_not_one_is_refused() -> None:
+    from companion.globular.errors import GlobularError
+    from companion.globular.scan import BoardScan
+
+    with pytest.raises(GlobularError, match=r"'zz9': 'zz9' is not a position.*\(G8\.8\)"):
+        BoardScan.from_dict({"zz9": {"tile": "bka"}})
+    with pytest.raises(GlobularError, match=r"'up' is not a corner.*\(G8\.8\)"):
+        BoardScan.from_dict({"k7": {"corner": "up"}})

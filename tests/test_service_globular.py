@@ -280,3 +280,15 @@ def test_house_rules_are_set_for_a_new_table(service: TableService) -> None:
     assert service.view(table_id)["game"]["turn"]["to_place"] == "gr2"
     with pytest.raises(StateError, match="no house rule 'speed'"):
         service.create_table("Cluster", 2, game=GAME, options={"speed": "fast"})
+
+
+def test_a_camera_reading_is_compared_and_never_applied(service: TableService) -> None:
+    table_id = seated(service)
+    before = service.export(table_id)
+    result = service.report_scan(table_id, {"k7": {"tile": "bka", "pennies": 0}, "m7": {}})
+    assert result["discrepancies"] == [
+        {"sector": "k7", "message": "k7: the record has 1 pennies, the camera sees 0"}
+    ]
+    assert set(result["missing"]) == {"l6", "l8"}
+    assert service.view(table_id)["scan"]["discrepancies"] == result["discrepancies"]
+    assert service.export(table_id) == before

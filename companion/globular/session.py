@@ -26,6 +26,7 @@ from companion.globular.errors import GlobularError, Refusal
 from companion.globular.game import GlobularGame
 from companion.globular.notation import Draw, Timeout, Turn, parse_line
 from companion.globular.record import load_record, record_json
+from companion.globular.scan import BoardScan, compare
 from companion.globular.settings import MAX_PLAYERS, Settings
 from companion.globular.state import State, TurnKind
 from companion.globular.tiles import COLOURS, Colour
@@ -286,6 +287,15 @@ class GlobularSession:
         if new_lines:
             self.steps.append({"kind": "lines", "seat": seat, "lines": new_lines})
         return played, refusal
+
+    def compare_scan(self, scan: object) -> dict[str, Any]:
+        """A camera's reading compared with the game: the differences for a person to
+        confirm, never applied (G8.8). ``scan`` is a :class:`BoardScan` or its dict form."""
+        if isinstance(scan, Mapping):
+            scan = BoardScan.from_dict(scan)
+        if not isinstance(scan, BoardScan):
+            raise StateError("a Globular Cluster scan is a BoardScan")
+        return compare(self.state, scan)
 
     def correct(self, text: str, reason: str) -> dict[str, Any]:
         raise StateError(
