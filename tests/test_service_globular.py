@@ -19,9 +19,10 @@ from companion.globular.bots import candidate_actions
 from companion.globular.game import GlobularGame
 from companion.globular.notation import parse_line
 from companion.globular.record import load_record
+from companion.globular.session import STAGES
 from companion.service import FakeClock, Storage, TableService
 from companion.service.clock import TurnClock
-from companion.service.session import SubmissionError
+from companion.service.session import Stage, SubmissionError
 
 GAME = "globular-cluster"
 
@@ -292,3 +293,10 @@ def test_a_camera_reading_is_compared_and_never_applied(service: TableService) -
     assert set(result["missing"]) == {"l6", "l8"}
     assert service.view(table_id)["scan"]["discrepancies"] == result["discrepancies"]
     assert service.export(table_id) == before
+
+
+def test_each_stage_has_a_light_of_its_own_and_none_is_the_game_overs() -> None:
+    """The panels' phase LED tells the stages apart; magenta stays the end of the game's."""
+    lights = [stage.light for stage in STAGES]
+    assert len(set(lights)) == len(lights)
+    assert Stage.OVER.light not in lights

@@ -37,7 +37,7 @@ TURN = Stage("turn", "Turn", StageKind.TURN, "turn", "green")
 SCORING = Stage("scoring", "Scoring round", StageKind.TURN, "turn", "amber")
 SUPERNOVA = Stage("supernova", "Supernova turn", StageKind.TURN, "turn", "red")
 LAST = Stage("last-turns", "Last turns", StageKind.TURN, "turn", "cyan")
-FINAL = Stage("final", "Final scoring round", StageKind.TURN, "turn", "magenta")
+FINAL = Stage("final", "Final scoring round", StageKind.TURN, "turn", "white")
 STAGES = (TURN, SCORING, SUPERNOVA, LAST, FINAL)
 _STAGE = {
     TurnKind.NORMAL: TURN,
