@@ -478,3 +478,18 @@ def test_g8_8_a_reading_that_is_not_one_is_refused() -> None:
         BoardScan.from_dict({"zz9": {"tile": "bka"}})
     with pytest.raises(GlobularError, match=r"'up' is not a corner.*\(G8\.8\)"):
         BoardScan.from_dict({"k7": {"corner": "up"}})
+
+
+def test_g8_8_with_the_stack_at_the_table_the_tile_seen_is_drawn_then_placed() -> None:
+    from companion.globular.session import GlobularSession
+
+    game = new_game()  # the table draws (G3.13): the turn waits for the tile to be entered
+    session = GlobularSession(game)
+    assert game.state.turn.awaiting_draw
+    result = session.compare_scan({"k5": {"tile": "gr2", "corner": "br"}})
+    assert result["moves"] == ["draw gr2\nplace k5 br"]
+    result = session.compare_scan({"k5": {"tile": "gr2", "corner": "tl"}})
+    assert result["moves"] == []  # k5 takes gr2 only with its tick bottom-right (G3.8)
+    result = session.compare_scan({"k5": {"tile": "gr2"}, "m5": {"tile": "bl2"}})
+    assert result["moves"] == []  # one turn places one tile
+    assert game.state.turn.awaiting_draw  # nothing applied

@@ -17,6 +17,7 @@ import pytest
 from companion.errors import StateError
 from companion.globular.bots import candidate_actions
 from companion.globular.game import GlobularGame
+from companion.globular.geometry import Position
 from companion.globular.notation import parse_line
 from companion.globular.record import load_record
 from companion.globular.session import STAGES
@@ -300,3 +301,53 @@ def test_each_stage_has_a_light_of_its_own_and_none_is_the_game_overs() -> None:
     lights = [stage.light for stage in STAGES]
     assert len(set(lights)) == len(lights)
     assert Stage.OVER.light not in lights
+
+
+def test_g8_8_the_drawn_tile_the_camera_sees_placed_is_entered_for_the_seat_to_confirm(
+    service: TableService,
+) -> None:
+    table_id = seated(service)  # seat 1 drew gr2; k5 takes it only with the tick bottom-right
+    before = service.export(table_id)
+    result = service.report_scan(table_id, {"k5": {"tile": "gr2", "corner": "br"}})
+    assert (result["moves"], result["entered"]) == (["place k5 br"], "place k5 br")
+    assert service.export(table_id) == before  # entered as pending, not played
+    service.set_ready(table_id, 1)  # the seat's "done" confirms it
+    view = service.view(table_id)
+    assert view["acting"] == 1 and view["game"]["turn"]["placed"] == "k5"
+
+
+def test_g8_8_an_unread_tick_corner_leaves_a_choice_and_enters_nothing(
+    service: TableService,
+) -> None:
+    table_id = seated(service)
+    result = service.report_scan(table_id, {"j6": {"tile": "gr2"}})
+    assert (result["moves"], result["entered"]) == (["place j6 tr", "place j6 br"], None)
+    assert not service.view(table_id)["seats"][0]["submitted"]
+
+
+def test_g8_8_a_tile_that_is_not_the_drawn_one_is_only_a_difference(
+    service: TableService,
+) -> None:
+    table_id = seated(service)
+    result = service.report_scan(table_id, {"k5": {"tile": "rd3", "corner": "br"}})
+    assert (result["moves"], result["entered"]) == ([], None)
+    assert [d["message"] for d in result["discrepancies"]] == [
+        "k5: the camera sees rd3 where the record has no tile"
+    ]
+
+
+def test_g8_8_coins_the_camera_sees_moved_are_the_acting_players_move(
+    service: TableService,
+) -> None:
+    table_id = seated(service)
+    service.submit(table_id, 1, "place k5 br", final=True)
+    both = {"red": {"coins": 9, "leader": True}, "blue": {"coins": 12, "leader": True}}
+    seen = {"m7": {"pieces": both}, "k7": {"pieces": {"red": {"coins": 3}}}}
+    result = service.report_scan(table_id, seen)
+    assert (result["moves"], result["entered"]) == (["move m7>k7 x3"], "move m7>k7 x3")
+    service.set_ready(table_id, 1)
+    assert mirror(service, table_id).state.player(1).coins_at(Position.parse("k7")) == 3
+    led = {"red": {"coins": 9, "leader": False}, "blue": {"coins": 12, "leader": True}}
+    seen = {"m7": {"pieces": led}, "k7": {"pieces": {"red": {"coins": 3, "leader": True}}}}
+    result = service.report_scan(table_id, seen)
+    assert result["moves"] == ["move m7>k7 leader"]

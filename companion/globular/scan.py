@@ -1,6 +1,11 @@
 """A camera's reading of the table, compared with the record (G8.8): every difference is
 reported for a person to confirm, and nothing is ever applied.
 
+The camera may also have seen the acting player's turn under way: :func:`explaining_moves`
+names the turn parts (a tile placed, coins or the leader moved) that are playable now and
+explain what it saw; the service enters the only one as the seat's pending move, to be
+confirmed by the seat, or lists several for a person to choose.
+
 A :class:`BoardScan` holds one :class:`TileReading` per position the camera saw: the tile's code
 (``"mits"`` for the MITS, ``""`` for an empty position), its tick corner, the pennies on it and
 each player's coins and leader there. Anything the camera could not read is None, and an
@@ -11,13 +16,14 @@ are listed as missing.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.globular.errors import GlobularError
 from companion.globular.geometry import Position
+from companion.globular.placement import legal_placements
 from companion.globular.state import State
-from companion.globular.tiles import Colour, Corner
+from companion.globular.tiles import Colour, Corner, Tile
 
 Pieces = Mapping[Colour, tuple[int, bool]]
 """Per colour: coins and whether the leader is there."""
@@ -122,3 +128,92 @@ def compare(state: State, scan: BoardScan) -> dict[str, Any]:
                     )
     missing = [p.name() for p in sorted(board.cells) if p not in seen]
     return {"discrepancies": problems, "missing": missing}
+
+
+def explaining_moves(state: State, scan: BoardScan, playable: Callable[[str], bool]) -> list[str]:
+    """The turn parts the acting player may have just played at the table that explain what
+    the camera saw, each one ``playable`` now (G8.8): the drawn tile placed where a new tile
+    shows (``draw`` first with a physical stack, G3.13), then coins or the leader moved from
+    the one position the camera sees fewer of them to the one it sees more. Several when the
+    reading leaves a choice (an unread tick corner, two detours); none when nothing explains
+    it. Pieces are taken to have gone the plainest way that is playable: a step to a
+    neighbour, else a detour through one tile, else a warp.
+    """
+    placements = _seen_placements(state, scan) or [""]
+    for moves in _seen_moves(state, scan) or [[""]]:
+        found = [
+            text
+            for place in placements
+            for move in moves
+            if (text := "\n".join(line for line in (place, move) if line)) and playable(text)
+        ]
+        if found:
+            return found
+    return []
+
+
+def _seen_placements(state: State, scan: BoardScan) -> list[str]:
+    new = [
+        reading
+        for reading in scan.tiles
+        if reading.code and reading.code != "mits" and state.board.get(reading.position) is None
+    ]
+    if len(new) != 1:
+        return []  # one part of one turn places at most one tile
+    seen, turn = new[0], state.turn
+    draw = ""
+    if turn.to_place is not None:
+        tile = turn.to_place
+        if seen.code != tile.code():
+            return []
+    elif turn.awaiting_draw:
+        try:
+            tile = Tile.parse(seen.code or "")
+        except GlobularError:
+            return []
+        draw = f"draw {tile.code()}\n"
+    else:
+        return []
+    corners = legal_placements(state.board, tile).get(seen.position, ())
+    return [
+        f"{draw}place {seen.position.name()} {corner.value}"
+        for corner in corners
+        if seen.corner in (None, corner)
+    ]
+
+
+def _seen_moves(state: State, scan: BoardScan) -> list[list[str]]:
+    """The moves that explain the acting player's pieces as seen, plainest first."""
+    player = state.acting
+    fewer: list[tuple[Position, int]] = []
+    more: list[tuple[Position, int]] = []
+    leader_from = leader_to = None
+    for reading in scan.tiles:
+        if reading.pieces is None:
+            continue
+        coins, leader = reading.pieces.get(player.colour, (0, False))
+        change = coins - player.coins_at(reading.position)
+        if change < 0:
+            fewer.append((reading.position, -change))
+        elif change > 0:
+            more.append((reading.position, change))
+        if player.leader == reading.position and not leader:
+            leader_from = reading.position
+        elif leader and player.leader != reading.position:
+            leader_to = reading.position
+    if len(fewer) == 1 and len(more) == 1 and fewer[0][1] == more[0][1] and not leader_from:
+        if leader_to is not None:
+            return []
+        (start, count), (end, _) = fewer[0], more[0]
+        what = "" if count == 1 else f" x{count}"
+    elif not fewer and not more and leader_from is not None and leader_to is not None:
+        start, end, what = leader_from, leader_to, " leader"
+    else:
+        return []
+    detours = [
+        f"move {start.name()}>{middle.name()}>{end.name()}{what}"
+        for middle in start.neighbours()
+        if middle in end.neighbours() and state.board.get(middle) is not None
+    ]
+    direct = [f"move {start.name()}>{end.name()}{what}"] if end in start.neighbours() else []
+    return [direct, detours, [f"warp {start.name()}>{end.name()}{what}"]]

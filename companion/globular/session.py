@@ -26,7 +26,7 @@ from companion.globular.errors import GlobularError, Refusal
 from companion.globular.game import GlobularGame
 from companion.globular.notation import Draw, Timeout, Turn, parse_line
 from companion.globular.record import load_record, record_json
-from companion.globular.scan import BoardScan, compare
+from companion.globular.scan import BoardScan, compare, explaining_moves
 from companion.globular.settings import MAX_PLAYERS, Settings
 from companion.globular.state import State, TurnKind
 from companion.globular.tiles import COLOURS, Colour
@@ -290,12 +290,24 @@ class GlobularSession:
 
     def compare_scan(self, scan: object) -> dict[str, Any]:
         """A camera's reading compared with the game: the differences for a person to
-        confirm, never applied (G8.8). ``scan`` is a :class:`BoardScan` or its dict form."""
+        confirm, never applied (G8.8), and the acting seat's turn parts that explain what it
+        saw (``"moves"``: the service enters the only one as the seat's pending move, for the
+        seat to confirm). ``scan`` is a :class:`BoardScan` or its dict form."""
         if isinstance(scan, Mapping):
             scan = BoardScan.from_dict(scan)
         if not isinstance(scan, BoardScan):
             raise StateError("a Globular Cluster scan is a BoardScan")
-        return compare(self.state, scan)
+        compared = compare(self.state, scan)
+        if not self.core.over:
+            compared["moves"] = explaining_moves(self.state, scan, self._playable)
+        return compared
+
+    def _playable(self, text: str) -> bool:
+        try:
+            self.core.check_draft(Turn.parse(text).lines)
+        except GlobularError:
+            return False
+        return True
 
     def correct(self, text: str, reason: str) -> dict[str, Any]:
         raise StateError(
