@@ -79,6 +79,8 @@ GAME_INFO = Game(
     house_rules=HOUSE_RULES,
     cli="companion.globular.commands:COMMANDS",
     web_pages="web.games.globular:PAGES",
+    camera="vision.globular.reader:READER",
+    kit="vision.globular.kit:write_kit",
     summary="Explore a star cluster tile by tile: 10 action points a turn, crystals, colonies "
     "and scoring rounds at each supernova.",
 )

@@ -73,6 +73,25 @@ class BoardScan:
             )
         return cls(tuple(readings))
 
+    def to_dict(self) -> dict[str, Any]:
+        """The form :meth:`from_dict` reads; unknown readings left out."""
+        out: dict[str, Any] = {}
+        for reading in self.tiles:
+            raw: dict[str, Any] = {}
+            if reading.code is not None:
+                raw["tile"] = reading.code
+            if reading.corner is not None:
+                raw["corner"] = reading.corner.value
+            if reading.pennies is not None:
+                raw["pennies"] = reading.pennies
+            if reading.pieces is not None:
+                raw["pieces"] = {
+                    colour.value: {"coins": coins, "leader": leader}
+                    for colour, (coins, leader) in reading.pieces.items()
+                }
+            out[reading.position.name()] = raw
+        return out
+
 
 def compare(state: State, scan: BoardScan) -> dict[str, Any]:
     """``{"discrepancies": [{"sector", "message"}], "missing": [names]}`` (G8.8)."""
