@@ -4,13 +4,23 @@ site, the Diplomacy engine, the vision and Globular Cluster. Each part also runs
 ``python -m benchmarks.service`` and so on.
 
 With ``--json`` the rules core's results carry each part's under its name (``"service"``,
-``"panels"``, ``"web"``, ``"diplomacy"``, ``"vision"``, ``"globular"``)."""
+``"panels"``, ``"web"``, ``"diplomacy"``, ``"vision"``, ``"globular"``, ``"cluster"``,
+``"cluster-vision"``)."""
 
 import io
 import json
 import sys
 
-from benchmarks import diplomacy, globular, panels, service, vision, web
+from benchmarks import (
+    cluster_peg,
+    cluster_vision,
+    diplomacy,
+    globular,
+    panels,
+    service,
+    vision,
+    web,
+)
 from benchmarks.runner import main
 
 PARTS = {
@@ -20,6 +30,8 @@ PARTS = {
     "diplomacy": diplomacy,
     "vision": vision,
     "globular": globular,
+    "cluster": cluster_peg,
+    "cluster-vision": cluster_vision,
 }
 
 args = sys.argv[1:]
