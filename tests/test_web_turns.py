@@ -370,8 +370,14 @@ def test_the_demo_sections_keys_are_the_chosen_games_house_rules() -> None:
 
 
 def _own_folders(game: games.Game) -> list[str]:
-    module = game.name.replace("-", "_")
-    return [f"web/games/{module}", f"web/templates/{module}/", f"web/static/{module}/"]
+    """Named after the game's package (``globular``) or its name (``local_cluster``), as in
+    tests/test_layout.py."""
+    modules = {game.rules.rpartition(".")[2], game.name.replace("-", "_")}
+    return [
+        folder
+        for module in sorted(modules)
+        for folder in (f"web/games/{module}", f"web/templates/{module}/", f"web/static/{module}/")
+    ]
 
 
 PRODUCT = "Cluster Companion"

@@ -298,11 +298,23 @@ class Table:
             return
         if not self.stage.playing:
             raise StateError(f"there is no phase to end while the table is {self.stage.title}")
+        stage, acting, turn = self.stage, self.acting(), self.turn
         self._end_turn_clock(at)
         summary = session.resolve(dict(self.submissions))
         kind = summary.pop("kind")
         self.last_summary = {"kind": kind, **summary}
         self._event(out, kind, at, reason=reason, **summary)
+        if (
+            stage.kind is StageKind.TURN
+            and session.stage() == stage
+            and self.acting() == acting
+            and self.turn == turn
+        ):
+            # A move that did not end the turn (a game may take a turn in several moves): the
+            # same seat goes on, on the same clock (a passed deadline ends the turn next).
+            self.ready = set()
+            self.submissions = {}
+            return
         self._enter_game_stage(at, out)
 
     def _enter_game_stage(self, at: float, out: Applied) -> None:
