@@ -50,6 +50,7 @@ def test_a_carrier_deploys_up_to_its_docked_craft_and_recalls_what_is_out(
         "targets": ["S1", "S3"],
         "min": 1,
         "max": 2,
+        "about": "sends docked strike craft into next sectors with no enemy (R4.5)",
     }
     assert "RECALL" not in _orders(docked)["S2"]
     out = board("line", units=[("red", "carrier", "S2", 1)], craft=[("S2", "S3"), ("S2", "S3")])
@@ -70,6 +71,7 @@ def test_a_carrier_that_can_recall_is_offered_a_deploy_beside_it_r3_2(
         "targets": ["S1", "S3"],
         "min": 1,
         "max": 3,
+        "about": "sends docked strike craft into next sectors with no enemy (R4.5)",
     }
     assert _orders(state)["S2"]["DEPLOY"]["max"] == 1  # alone, only the docked one
 
