@@ -96,7 +96,10 @@ def test_the_table_screen_lists_the_cameras_discrepancies(
         view["scan"] = {
             "at": 12.0,
             "discrepancies": [
-                {"sector": "S4", "text": "a red destroyer is on the board, not in the game"}
+                # as the rules side says them: the place first (board_scan.py)
+                {"sector": "S4", "text": "S4: a red destroyer is on the board, not in the game"},
+                {"sector": "S9", "text": "a claim marker is missing"},
+                {"sector": None, "text": "the board is turned"},
             ],
             "missing": ["S7"],
         }
@@ -104,7 +107,10 @@ def test_the_table_screen_lists_the_cameras_discrepancies(
 
     monkeypatch.setattr(service, "view", with_scan)
     page = app.test_client().get(f"/t/{table_id}/panel").get_data(as_text=True)
-    assert "a red destroyer is on the board, not in the game" in page
+    assert "<b>S4</b>: a red destroyer is on the board, not in the game" in page
+    assert "S4: S4" not in page and "S4</b>: S4" not in page  # the place is named once
+    assert "<b>S9</b>: a claim marker is missing" in page
+    assert "<li>the board is turned</li>" in page
     assert "Not seen: S7" in page
 
 
