@@ -20,9 +20,11 @@ from companion.clustered.layout import Layout
 from companion.clustered.scan import CardReading, LayoutScan, compare
 from companion.clustered.session import ClusteredSession
 from vision.clustered import markers
+from vision.clustered.draw import card_face
 from vision.clustered.kit import load_kit
-from vision.clustered.reader import READER, Expected, lined_up, tracked_cards
+from vision.clustered.reader import READER, Expected, _inks, lined_up, tracked_cards
 from vision.clustered.sheets import kit_cards, write_kit
+from vision.clustered.symbols import PX_PER_MM, paper_white, read_card
 from vision.clustered.synthetic import Conditions, render
 from vision.readers import Quality
 
@@ -216,6 +218,26 @@ def test_a_commercial_deck_is_read_from_its_symbols_right_or_unknown() -> None:
     right = [r for r in read if r.card is not None]
     assert all(r.card == layout[r.cell] for r in right)
     assert len(right) >= 4
+
+
+def test_k2_5_a_card_the_grid_does_not_fit_is_unknown_not_named_from_part_of_it() -> None:
+    """Without markers the grid is grown from the start card; where it drifts (the far edge
+    of a tilted table) the cell's straightened picture shows part of a card, larger than the
+    deck prints its symbols: which card is in that cell (K2.5) cannot be told, so the card is
+    unknown, never named from the piece the patch shows."""
+    kit = load_kit()
+    settings = Settings()
+    inks = _inks(settings)
+    for card in [c for c in deck("B") if c.is_plain]:
+        face = card_face(kit, card, settings.palette, s=PX_PER_MM, plain=True)
+        side = face.shape[0]
+        light = paper_white(face)
+        fitted = read_card(face, Cell(1, 0), (0.0, 0.0), inks, light, symbol_side=kit.plain_size)
+        assert fitted.card == card
+        zoom = cv2.getRotationMatrix2D((side / 2, side / 2), 0, 1.6)  # the grid 1.6 times small
+        part = cv2.warpAffine(face, zoom, (side, side), borderMode=cv2.BORDER_REPLICATE)
+        drifted = read_card(part, Cell(1, 0), (0.0, 0.0), inks, light, symbol_side=kit.plain_size)
+        assert drifted.card is None, card.text()
 
 
 def test_companion_scan_with_a_record_and_score(run: Runner, tmp_path: Path) -> None:

@@ -287,7 +287,7 @@ class ClusteredReader:
     ) -> tuple[LayoutScan, Quality, list[str], float | None]:
         kit = load_kit()
         readings, empty, notes, grid = read_plain(
-            frame, card_side=kit.card_side, inks=_inks(prior.settings)
+            frame, card_side=kit.card_side, inks=_inks(prior.settings), symbol_side=kit.plain_size
         )
         if grid is None:
             return LayoutScan(()), Quality.UNUSABLE, notes, None

@@ -156,6 +156,13 @@ class Found:
     """Pixels."""
 
 
+SCALE_TOLERANCE = (0.75, 1.35)
+"""How far a symbol's size, straightened by the grid, may be from the deck's (blur and a
+triangle's or square's turn within the card included) before the grid is taken not to fit
+the card: a grid drifted a third of a cell, or compressed, at the table's far edge reads
+symbols half as large again, or a piece of the card beside."""
+STAR_EXTENT = 2.1
+"""The wild card's star, across, in symbol sizes (its points reach 1.05 sizes out)."""
 MIN_PX_PER_MM = 1.4
 """Below this the symbols are too small in the picture to read: cards are found, not read."""
 
@@ -165,9 +172,12 @@ def read_plain(
     *,
     card_side: float,
     inks: Inks,
+    symbol_side: float | None = None,
 ) -> tuple[list[CardReading], list[Cell], list[str], Matrix | None]:
     """Every card of a marker-less deck: readings, the empty cells seen beside them, notes,
-    and the grid (cells to pixels; its north is one of four, the start card having no top)."""
+    and the grid (cells to pixels; its north is one of four, the start card having no top).
+    With ``symbol_side`` (the deck's symbol size, mm) a card whose symbols, straightened by
+    the grid, are not that size is unknown: the grid does not fit it (:func:`read_card`)."""
     quads = find_starts(image)
     if not quads:
         return (
@@ -263,7 +273,7 @@ def read_plain(
             card_side / pitch,
             round(card_side * PX_PER_MM),
         )
-        readings.append(read_card(patch, cell, offset, inks, light))
+        readings.append(read_card(patch, cell, offset, inks, light, symbol_side=symbol_side))
     return readings, sorted(empty - set(found)), notes, grid
 
 
@@ -287,8 +297,16 @@ def read_card(
     offset: tuple[float, float],
     inks: Inks,
     light: npt.NDArray[np.float32],
+    *,
+    symbol_side: float | None = None,
 ) -> CardReading:
-    """One straightened card (``PX_PER_MM``): its attributes, each with a margin."""
+    """One straightened card (``PX_PER_MM``): its attributes, each with a margin.
+
+    The card is straightened by the grid, so its symbols measure the grid where it lies:
+    with ``symbol_side`` given, a symbol more than :data:`SCALE_TOLERANCE` off the deck's
+    size (the star reaches :data:`STAR_EXTENT` sizes) says the grid has drifted there (the
+    patch is part of a card, or spans two), and the card is unknown rather than named from
+    whatever the patch shows."""
     white = paper_white(patch)
     ink = inkness(patch, white)
     unknown = CardReading(cell, None, 0.0, "symbols", offset=offset)
@@ -324,7 +342,13 @@ def read_card(
         if max(rect[1]) > 1.4 * max(1.0, min(rect[1])):
             return unknown  # symbols run together: not one symbol
         hull = max(1.0, float(cv2.contourArea(cv2.convexHull(outline))))
-        shapes.append(_shape(area / box, area / hull))
+        seen = _shape(area / box, area / hull)
+        if symbol_side is not None:
+            extent = symbol_side * (STAR_EXTENT if seen[0] == "star" else 1.0) * PX_PER_MM
+            low, high = SCALE_TOLERANCE
+            if not low <= max(rect[1]) / extent <= high:
+                return unknown  # the grid's scale is wrong here: not this card as a whole
+        shapes.append(seen)
         symbols |= filled
         inner = cv2.erode(filled, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
         if inner.sum() < 20:
