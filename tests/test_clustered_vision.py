@@ -22,7 +22,14 @@ from companion.clustered.session import ClusteredSession
 from vision.clustered import markers
 from vision.clustered.draw import card_face
 from vision.clustered.kit import load_kit
-from vision.clustered.reader import READER, Expected, _inks, lined_up, tracked_cards
+from vision.clustered.reader import (
+    READER,
+    Expected,
+    _inks,
+    doubt_drifted,
+    lined_up,
+    tracked_cards,
+)
 from vision.clustered.sheets import kit_cards, write_kit
 from vision.clustered.symbols import PX_PER_MM, paper_white, read_card
 from vision.clustered.synthetic import Conditions, render
@@ -238,6 +245,31 @@ def test_k2_5_a_card_the_grid_does_not_fit_is_unknown_not_named_from_part_of_it(
         part = cv2.warpAffine(face, zoom, (side, side), borderMode=cv2.BORDER_REPLICATE)
         drifted = read_card(part, Cell(1, 0), (0.0, 0.0), inks, light, symbol_side=kit.plain_size)
         assert drifted.card is None, card.text()
+
+
+def test_k2_5_a_card_read_where_the_grid_drifted_from_the_tracked_layout_is_unknown() -> None:
+    """Around a card read from its symbols, cards found where the tracked layout has none (or
+    read as other cards) say the grid has drifted there: the card is unknown, not named in a
+    cell it may not be in (K2.5); where the neighbourhood agrees, it is kept, and a card read
+    by its marker is certain either way."""
+    cells = [Cell(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1) if (x, y) != (0, 0)]
+    layout = Layout.starting((Cell(0, 0),))
+    for cell, card in zip(cells, [c for c in deck("B") if c.is_plain], strict=False):
+        layout = layout.placed(cell, card)
+
+    def scan(shift: int, source: str) -> LayoutScan:
+        return LayoutScan(
+            tuple(
+                CardReading(Cell(c.x + shift, c.y), layout[c], 0.9, source)
+                for c in cells
+                if layout.get(c) is not None
+            )
+        )
+
+    assert doubt_drifted(scan(0, "symbols"), layout) == scan(0, "symbols")
+    drifted = doubt_drifted(scan(1, "symbols"), layout)
+    assert all(r.card is None for r in drifted.cards)
+    assert doubt_drifted(scan(1, "marker"), layout) == scan(1, "marker")
 
 
 def test_companion_scan_with_a_record_and_score(run: Runner, tmp_path: Path) -> None:

@@ -143,6 +143,44 @@ def lined_up(scan: LayoutScan, layout: Layout | None) -> bool:
     return disagree < 3 or agree >= disagree
 
 
+DRIFT_REACH = 2
+"""How far (cells) around a card read from its symbols its neighbours are weighed."""
+
+
+def doubt_drifted(scan: LayoutScan, layout: Layout | None) -> LayoutScan:
+    """A card read from its symbols whose neighbourhood (:data:`DRIFT_REACH` cells) disagrees
+    with the tracked layout (at least two cards found where the layout has none, or read as
+    other cards, against fewer than three times as many that agree) made unknown: the grid
+    grown from the start card has drifted there (a tilted table's far edge), so which cell
+    the card is in (K2.5) cannot be told, however clear its symbols. A picture wrong as a
+    whole is :func:`lined_up`'s; this is the same check, around each card. Cards read by
+    marker are certain and kept; without a layout, the scan is returned as it is."""
+    if layout is None:
+        return scan
+    found = [r for r in scan.cards if not r.start]
+
+    def agrees(r: CardReading) -> bool:
+        card = layout.get(r.cell)
+        return card is not None and r.fits(card)
+
+    out = []
+    for r in scan.cards:
+        if r.start or r.card is None or r.source != "symbols":
+            out.append(r)
+            continue
+        near = [
+            n
+            for n in found
+            if n is not r and max(abs(n.cell.x - r.cell.x), abs(n.cell.y - r.cell.y)) <= DRIFT_REACH
+        ]
+        support = sum(1 for n in near if agrees(n))
+        against = len(near) - support
+        if against >= 2 and 3 * against >= support:
+            r = CardReading(r.cell, None, 0.0, r.source, offset=r.offset)
+        out.append(r)
+    return dataclasses.replace(scan, cards=tuple(out))
+
+
 class ClusteredReader:
     """Reads every card: by marker with the kit, from its symbols without."""
 
@@ -175,6 +213,7 @@ class ClusteredReader:
                 "over it (the start card hidden or misread?): nothing is taken from this picture"
             )
             return Reading(LayoutScan((), notes=(note,)), Quality.UNUSABLE, (note,), px)
+        scan = doubt_drifted(scan, prior.layout)
         if quarters:
             more.append(
                 "the start card lies turned: its arrow points to the top of the big "
