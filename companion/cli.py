@@ -1045,23 +1045,31 @@ def _db_path(args: argparse.Namespace) -> Path:
 
 
 @contextlib.contextmanager
-def _tables(path: Path, *, writer: bool = False) -> Iterator[TableService]:
-    """The table service on the database at ``path`` (created if missing), closed afterwards.
+def _tables(path: Path, *, writer: bool) -> Iterator[TableService]:
+    """The table service on the database at ``path``, closed afterwards.
 
-    It keeps the wall clock but starts no timer thread: opening it ends every phase whose
-    deadline has passed, which is all the time-keeping a one-shot command needs. A ``writer``
-    holds the database's writer lock, so it is refused while a server runs on it.
+    A ``writer`` holds the database's writer lock (so it is refused while a server runs on
+    it) and creates the database if missing. A reader opens it read-only: it writes nothing,
+    not even a passed deadline, so any number of readers may run beside the server without
+    changing what it serves (docs/architecture.md, "Readers"). Neither starts a timer thread.
     """
     if writer:
-        with writer_lock(path), _tables(path) as service:
+        with writer_lock(path), _open_tables(path, read_only=False) as service:
             yield service
-        return
+    else:
+        with _open_tables(path, read_only=True) as service:
+            yield service
+
+
+@contextlib.contextmanager
+def _open_tables(path: Path, *, read_only: bool) -> Iterator[TableService]:
     try:
-        storage = Storage(path)
+        storage = Storage(path, read_only=read_only)
     except OSError as err:
         raise CommandError(f"{path}: cannot open the database: {err.strerror or err}") from None
     try:
-        service = TableService(storage, clock=SystemClock())
+        # A one-shot command records an outage only on the table it touches (recover=False).
+        service = TableService(storage, clock=SystemClock(), recover=False)
     except StorageError:
         storage.close()
         raise
@@ -1218,7 +1226,7 @@ def _cmd_table_create_cosmic(args: argparse.Namespace) -> int:
     rules = _table_rules(args)
     seed: int = args.seed if args.seed is not None else secrets.randbelow(10**6)
     path = _db_path(args)
-    with _tables(path) as service:
+    with _tables(path, writer=True) as service:
         table_id, secret = service.create_table(
             name, args.players, seed=seed, options=_timers(rules), game="cosmic-cluster"
         )
@@ -1250,7 +1258,7 @@ def _cmd_table_list(args: argparse.Namespace) -> int:
     if not path.exists():  # a look needs no database: do not create one
         _out(f"No tables: {path} does not exist yet ('companion table create NAME' makes it).")
         return EXIT_OK
-    with _tables(path) as service:
+    with _tables(path, writer=False) as service:
         views = [service.view(table_id) for table_id in service.table_ids()]
     if not views:
         _out(f"No tables in {path} yet ('companion table create NAME' makes one).")
@@ -1295,7 +1303,7 @@ def _cmd_table_export(args: argparse.Namespace) -> int:
     path = _db_path(args)
     if not path.exists():
         raise CommandError(f"there is no table {table_id!r}: {path} does not exist yet")
-    with _tables(path) as service:
+    with _tables(path, writer=False) as service:
         _require_table(service, table_id, path)
         view = service.view(table_id)
         if view["stage"] == Stage.LOBBY.value:
@@ -1381,7 +1389,7 @@ def _cmd_table_import_cosmic(args: argparse.Namespace, source: Path, data: bytes
         raise CommandError(f"{source}: {err}") from None
     name = _table_name(args.name, "--name") if args.name is not None else "imported game"
     path = _db_path(args)
-    with _tables(path) as service:
+    with _tables(path, writer=True) as service:
         table_id, secret = service.import_record(data, name)
         if service.view(table_id)["stage"] != Stage.OVER.value:
             service.pause(table_id)

@@ -9,11 +9,14 @@ fails, the table is rebuilt from disk, so memory never runs ahead of what is sto
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import hmac
 import json
 import secrets
 import threading
+import time
 import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -38,6 +41,12 @@ MAX_NAME = 40
 MAX_REQUEST_ID = 64
 MAX_TEXT = 20_000
 MAX_EXTEND = 3600
+
+HEARTBEAT_SECONDS = 5.0
+"""How often a running server records that it is alive while a table's clock runs."""
+OUTAGE_SECONDS = 15.0
+"""A running server whose clock moved on by more than this between two looks was not running
+(suspended, stopped, or its clock jumped): an outage. A shorter gap is a slow tick."""
 
 
 def _hash(secret: str) -> str:
@@ -69,7 +78,12 @@ class TableService:
         *,
         clock: Clock | None = None,
         bus: EventBus | None = None,
+        outage_seconds: float = OUTAGE_SECONDS,
+        recover: bool = True,
     ) -> None:
+        """Open every table of ``storage``. A table whose clock was running when the service
+        last stopped is paused where it stood (see :meth:`_recover`): all at once, or with
+        ``recover=False`` (a one-shot command) only the tables it touches, when it does."""
         self.storage = storage
         self.clock: Clock = clock or SystemClock()
         self.bus = bus or EventBus()
@@ -78,6 +92,11 @@ class TableService:
         self._stop = threading.Event()
         self._timer: threading.Thread | None = None
         self.closed = False
+        self.read_only = storage.read_only
+        """Opened on a read-only storage (a reader beside the server): it never writes."""
+        self.live = False
+        """Keeping time for the tables (:meth:`start_timer`): it beats and watches for gaps."""
+        self.outage_seconds = outage_seconds
         self.broken: dict[str, str] = {}
         """Tables that cannot be served, with why; the others carry on regardless."""
         self.scans: dict[str, dict[str, Any]] = {}
@@ -88,13 +107,26 @@ class TableService:
                     self.tables[table_id] = self._rebuild(table_id)
                 except CompanionError as err:
                     self.broken[table_id] = str(err)
-            self._catch_up_all(self.clock.now())
+            self._alive = self.clock.now()
+            self._beat_at: float | None = None
+            self._recovering = False
+            self._heartbeat = storage.heartbeat()
+            self._unrecovered = set(self.tables)
+            """Tables not yet looked at since the service opened (their outage not recorded)."""
+            if recover:
+                for table_id in list(self.tables):
+                    self._recover(table_id, self._alive)
 
     # Life cycle ------------------------------------------------------------------------------
 
     def start_timer(self) -> None:
-        """Tick every second in a background thread: deadlines and timer events."""
+        """Tick every second in a background thread: deadlines, timer events, the heartbeat."""
+        if self.read_only:
+            raise StateError("a service opened for reading keeps no time")
         if self._timer is None:
+            with self.lock:
+                self.live = True
+                self._alive = self.clock.now()
             self._timer = threading.Thread(target=self._run_timer, name="table-timer", daemon=True)
             self._timer.start()
 
@@ -112,6 +144,10 @@ class TableService:
         if self._timer is not None:
             self._timer.join(timeout=5)
         with self.lock:
+            if self.live:
+                # The last moment it was running: a restart counts its outage from here.
+                with contextlib.suppress(StorageError):
+                    self.storage.beat(self.clock.now(), stopped=True)
             self.storage.close()
             self.closed = True
 
@@ -153,6 +189,7 @@ class TableService:
             entries = tuple(rest)
         for entry in entries:
             table.apply(entry)
+        table.last_at = max(table.last_at, stored.last_at)
         return table
 
     def _table_from(self, entry: LogEntry) -> Table:
@@ -170,14 +207,57 @@ class TableService:
         table.seq = 1
         return table
 
-    def _catch_up_all(self, now: float) -> None:
-        for table in list(self.tables.values()):
-            self._catch_up_safely(table, now)
+    # Outages ---------------------------------------------------------------------------------
 
-    def _catch_up_safely(self, table: Table, now: float) -> bool:
-        """Catch one table up; a table that cannot go on is set aside, not the whole service."""
+    def _recover(self, table_id: str, now: float) -> None:
+        """After the service was not running: stop the table's clock where it stood.
+
+        Its last sign of life is its latest log entry or the server's last heartbeat,
+        whichever is later. Deadlines that had passed by then are ended (the server was running
+        at them); a clock still running is paused at that moment with the outage as its
+        reason, so no stage ends while nothing was running and the stage keeps the time it had
+        left. A reader (read-only) does the same in memory only, and only when the table's
+        server is not running any more (no sign of life for :attr:`outage_seconds`).
+        """
+        self._unrecovered.discard(table_id)
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        beat = self._heartbeat
+        alive = table.last_at if beat is None else max(beat.at, table.last_at)
+        if self.read_only and now - alive <= self.outage_seconds:
+            return  # its server is running it: show it as stored
+        self._recovering = True
         try:
-            self._catch_up(table, now)
+            self._guarded(table, functools.partial(self._outage, alive=alive, now=now))
+        finally:
+            self._recovering = False
+
+    def _watch_clock(self, now: float) -> None:
+        """Tell an outage of a running server (suspended, stopped, the clock jumped) from a
+        slow tick: a gap since the last look longer than :attr:`outage_seconds`."""
+        if not self.live:
+            return
+        since = self._alive
+        self._alive = max(self._alive, now)
+        if now - since > self.outage_seconds:
+            for table in list(self.tables.values()):
+                self._guarded(table, functools.partial(self._outage, alive=since, now=now))
+
+    def _outage(self, table: Table, alive: float, now: float) -> None:
+        """The service was not running from ``alive`` to ``now``: end the stages whose deadline
+        had passed by ``alive``, then stop the clock at ``alive`` (a pause with the reason)."""
+        self._catch_up(table, alive)
+        if now > alive and table.clock_runs():
+            reason = outage_reason(alive, now)
+            data = {"reason": reason, "outage": {"from": alive, "to": now}}
+            self._commit(table, "pause", data, at=alive)
+
+    def _guarded(self, table: Table, action: Callable[[Table], None]) -> bool:
+        """Run ``action`` on one table; a table that cannot go on is set aside, not the whole
+        service."""
+        try:
+            action(table)
         except CompanionError as err:
             self.broken[table.id] = str(err)
             self.tables.pop(table.id, None)
@@ -194,6 +274,16 @@ class TableService:
         ):
             self._commit(table, "end", {"reason": "deadline"}, at=table.deadline)
 
+    def _beat(self, now: float) -> None:
+        """While a clock runs, record every few seconds that the server is running."""
+        if not self.live or self.read_only:
+            return
+        if self._beat_at is not None and now - self._beat_at < HEARTBEAT_SECONDS:
+            return
+        if any(table.clock_runs() for table in self.tables.values()):
+            self.storage.beat(now)
+            self._beat_at = now
+
     # Committing ------------------------------------------------------------------------------
 
     def _commit(
@@ -205,7 +295,12 @@ class TableService:
         at: float | None = None,
         request_id: str | None = None,
     ) -> Applied:
-        """Apply an entry, store it durably, then publish what it caused."""
+        """Apply an entry, store it durably, then publish what it caused.
+
+        A reader (read-only) applies it in memory only, and only while it recovers from an
+        outage (its views then show the clocks stopped); any command is refused."""
+        if self.read_only and not self._recovering:
+            raise StorageError(f"{self.storage.path} is open for reading only")
         entry = LogEntry(
             table.seq + 1, self.clock.now() if at is None else at, kind, dict(data), request_id
         )
@@ -214,6 +309,8 @@ class TableService:
         except CompanionError:
             self.tables[table.id] = self._rebuild(table.id)
             raise
+        if self.read_only:
+            return applied
         snapshot = table.snapshot() if applied.snapshot else None
         try:
             self.storage.append(table.id, entry, steps=applied.steps, snapshot=snapshot)
@@ -232,7 +329,15 @@ class TableService:
             if table_id in self.broken:
                 raise StateError(f"table {table_id} cannot be served: {self.broken[table_id]}")
             raise StateError(f"there is no table {table_id!r}")
-        self._catch_up(table, self.clock.now())
+        now = self.clock.now()
+        if table_id in self._unrecovered:
+            self._recover(table_id, now)
+        if not self.read_only:
+            self._watch_clock(now)
+        if table_id not in self.tables:
+            raise StateError(f"table {table_id} cannot be served: {self.broken[table_id]}")
+        if not self.read_only:
+            self._catch_up(table, now)
         return table
 
     # Tables ------------------------------------------------------------------------------------
@@ -534,10 +639,15 @@ class TableService:
 
     def tick(self) -> None:
         """Apply passed deadlines and publish a timer event for every running table."""
+        if self.read_only:
+            raise StateError("a service opened for reading keeps no time")
         with self.lock:
             now = self.clock.now()
+            for table_id in list(self._unrecovered):
+                self._recover(table_id, now)
+            self._watch_clock(now)
             for table in list(self.tables.values()):
-                if not self._catch_up_safely(table, now):
+                if not self._guarded(table, lambda t: self._catch_up(t, now)):
                     continue
                 remaining = table.remaining(now)
                 if remaining is not None and table.stage.playing:
@@ -554,6 +664,7 @@ class TableService:
                             },
                         )
                     )
+            self._beat(now)
 
     # The camera ----------------------------------------------------------------------------------
 
@@ -641,6 +752,31 @@ class TableService:
         """The table's game record JSON (see docs/state-format.md)."""
         with self.lock:
             return self._table(table_id).require_session().record_json()
+
+
+def outage_reason(alive: float, now: float) -> str:
+    """Why a clock was stopped after an outage, in the words the host and players see."""
+    start, end = time.localtime(alive), time.localtime(now)
+    same_day = start[:3] == end[:3]
+    shown = "%H:%M:%S" if same_day else "%d %b %H:%M:%S"
+    return (
+        f"the server was not running from {time.strftime(shown, start)} to "
+        f"{time.strftime(shown, end)} ({_duration(now - alive)}); the clock stopped with the "
+        "time it had left"
+    )
+
+
+def _duration(seconds: float) -> str:
+    whole = round(seconds)
+    if whole < 1:
+        return "under a second"
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours} h {minutes} min"
+    if minutes:
+        return f"{minutes} min {secs} s"
+    return f"{secs} s"
 
 
 def _clean_name(name: str, what: str) -> str:

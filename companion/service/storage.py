@@ -66,6 +66,16 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TRIGGER steps_append_only_delete BEFORE DELETE ON steps
         BEGIN SELECT RAISE(ABORT, 'recorded game steps are append-only'); END;
     """,
+    # 2: the running server's heartbeat (docs/architecture.md, "Outages"): the last moment it
+    # was known to be running, so a restart can tell how long it was down.
+    """
+    CREATE TABLE heartbeat (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        at REAL NOT NULL,
+        pid INTEGER NOT NULL,
+        stopped INTEGER NOT NULL DEFAULT 0
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -96,6 +106,18 @@ class Stored:
     steps: tuple[Mapping[str, Any], ...]
     requests: Mapping[str, Mapping[str, Any]]
     """Every request id in the log, with what its entry stored."""
+    last_at: float
+    """When the table's latest log entry was made."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Heartbeat:
+    """The last moment a server running the database was known to be alive."""
+
+    at: float
+    pid: int
+    stopped: bool
+    """It stopped cleanly (its last beat was written on the way out)."""
 
 
 class DatabaseInUse(StorageError):
@@ -167,11 +189,18 @@ def default_path() -> Path:
 
 
 class Storage:
-    """One open database. Not thread-safe by itself: the service serialises every call."""
+    """One open database. Not thread-safe by itself: the service serialises every call.
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    ``read_only`` opens an existing database for reading only (``companion table list``,
+    ``export``): nothing is created, migrated or written, so a reader can never disturb the
+    server that writes it (every write raises :class:`StorageError`).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
         self.path = Path(path)
+        self.read_only = read_only
         self._connection: sqlite3.Connection | None = None
+        self.schema_version = 0
         self._open()
 
     # Opening ---------------------------------------------------------------------------------
@@ -186,6 +215,9 @@ class Storage:
         where = str(self.path)
         if self.path.exists() and self.path.is_dir():
             raise StorageError(f"{where} is a folder, not a database file")
+        if self.read_only:
+            self._open_read_only()
+            return
         fresh = not self.path.exists() or self.path.stat().st_size == 0
         if fresh:
             try:
@@ -210,6 +242,7 @@ class Storage:
             connection.execute("PRAGMA synchronous=FULL")
             connection.execute("PRAGMA foreign_keys=ON")
             self._migrate(connection)
+            self.schema_version = SCHEMA_VERSION
         except sqlite3.DatabaseError as err:
             connection.close()
             raise StorageError(
@@ -218,6 +251,39 @@ class Storage:
         except StorageError:
             connection.close()
             raise
+        self._connection = connection
+
+    def _open_read_only(self) -> None:
+        where = str(self.path)
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            raise StorageError(f"{where} holds no tables yet")
+        if not self._looks_like_sqlite():
+            raise StorageError(
+                f"{where} is not an SQLite database (it may be damaged or another kind of "
+                "file); it was left untouched. Move it away or choose another --db path."
+            )
+        uri = f"{self.path.resolve().as_uri()}?mode=ro"
+        try:
+            connection = sqlite3.connect(
+                uri, uri=True, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as err:
+            raise StorageError(f"cannot open {where}: {err}") from None
+        try:
+            self._check_identity(connection, fresh=False)
+            version = connection.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError as err:
+            connection.close()
+            raise StorageError(
+                f"{where} is damaged or not a database ({err}); it was left untouched"
+            ) from None
+        except StorageError:
+            connection.close()
+            raise
+        if version == 0:
+            connection.close()
+            raise StorageError(f"{where} holds no tables yet")
+        self.schema_version = version
         self._connection = connection
 
     def _looks_like_sqlite(self) -> bool:
@@ -318,6 +384,24 @@ class Storage:
             (table_id, entry.seq, entry.at, entry.kind, entry.request_id, _dump(entry.data)),
         )
 
+    def beat(self, at: float, *, stopped: bool = False) -> None:
+        """Record that the server is running at ``at`` (or, ``stopped``, stopping cleanly)."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO heartbeat (id, at, pid, stopped) VALUES (1, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET at = excluded.at, pid = excluded.pid, "
+                "stopped = excluded.stopped",
+                (at, os.getpid(), int(stopped)),
+            )
+
+    def heartbeat(self) -> Heartbeat | None:
+        """The last recorded heartbeat, or None (never written, or a database from before it
+        existed, read without migrating)."""
+        if self.schema_version < 2:
+            return None
+        row = self.connection.execute("SELECT at, pid, stopped FROM heartbeat").fetchone()
+        return None if row is None else Heartbeat(float(row[0]), int(row[1]), bool(row[2]))
+
     def _transaction(self) -> _Transaction:
         return _Transaction(self)
 
@@ -356,7 +440,10 @@ class Storage:
                 (table_id,),
             )
         }
-        return Stored(table_id, snapshot, after, entries, steps, requests)
+        (last_at,) = db.execute(
+            "SELECT at FROM log WHERE table_id = ? ORDER BY seq DESC LIMIT 1", (table_id,)
+        ).fetchone()
+        return Stored(table_id, snapshot, after, entries, steps, requests, float(last_at))
 
     def entries(self, table_id: str) -> list[LogEntry]:
         """The whole log of a table, in order."""
@@ -374,6 +461,8 @@ class _Transaction:
         self.storage = storage
 
     def __enter__(self) -> sqlite3.Connection:
+        if self.storage.read_only:
+            raise StorageError(f"{self.storage.path} is open for reading only")
         db = self.storage.connection
         try:
             db.execute("BEGIN IMMEDIATE")
