@@ -121,14 +121,22 @@ class TableService:
 
     def start_timer(self) -> None:
         """Tick every second in a background thread: deadlines, timer events, the heartbeat."""
-        if self.read_only:
-            raise StateError("a service opened for reading keeps no time")
+        self.keep_time()
         if self._timer is None:
-            with self.lock:
-                self.live = True
-                self._alive = self.clock.now()
             self._timer = threading.Thread(target=self._run_timer, name="table-timer", daemon=True)
             self._timer.start()
+
+    def keep_time(self) -> None:
+        """Be the service that keeps the tables' time (the server): from now on it writes the
+        heartbeat and treats a gap between two looks at the clock longer than
+        :attr:`outage_seconds` as an outage. :meth:`start_timer` does this first; a test may
+        call it and then :meth:`tick` by hand."""
+        if self.read_only:
+            raise StateError("a service opened for reading keeps no time")
+        with self.lock:
+            if not self.live:
+                self.live = True
+                self._alive = self.clock.now()
 
     def _run_timer(self) -> None:
         while not self.clock.wait(1.0, self._stop):
