@@ -289,7 +289,7 @@ def test_a_real_server_stopped_past_the_deadline_comes_back_in_the_same_phase(
         assert (resume.kind, pause.kind) == ("resume", "pause")
         assert (view["stage"], view["turn"], view["paused"]) == ("discussion", 1, True)
         if how is signal.SIGTERM:
-            assert stopped - 0.5 <= pause.at <= stopped + 0.5  # its last beat, on the way out
+            assert stopped <= pause.at <= stopped + 2  # its last beat, on the way out
         else:
             assert stopped - HEARTBEAT_SECONDS - 1 <= pause.at <= stopped
         left = 4 - (pause.at - resume.at)  # (the host paused it a few ms after it began)
@@ -310,14 +310,19 @@ def test_a_real_server_killed_during_a_chess_clock_turn_keeps_the_seats_time(
         host = Browser(server.url)
         host.host(table_id, secret)
         assert host.post(f"/t/{table_id}/host/resume")[0] == 200
+        resumed = last_seq(db, table_id)
         time.sleep(1.0)
+        killed = time.time()
         server.stop(signal.SIGKILL)
     time.sleep(3.0)
     with ServerProcess(db, games=("noughts",)) as server:
         with TableService(Storage(db, read_only=True)) as reader:
             view = reader.view(table_id)
-            pause = reader.storage.entries(table_id)[-1]
+            resume, pause = entries_after(reader.storage, table_id, resumed - 1)
+        assert (resume.kind, pause.kind) == ("resume", "pause")
+        assert "not running" in pause.data["reason"]
         assert (view["stage"], view["acting"], view["paused"]) == ("move", 1, True)
-        assert pause.kind == "pause" and "not running" in pause.data["reason"]
-        assert 18 < view["remaining"] < 20
+        assert resume.at < pause.at <= killed
+        assert view["remaining"] == pytest.approx(20 - (pause.at - resume.at), abs=0.05)
+        assert view["banks"] == {"1": 20.0}  # seat 2's clock has not started
         assert server.stop() == 0

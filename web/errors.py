@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from flask import Flask, Response, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
@@ -21,11 +21,19 @@ RATE_MESSAGE = "Too many bad attempts from this device. Wait a minute, then try 
 class PageError(Exception):
     """A refusal with an HTTP status and a sentence (and maybe reasons) for the person."""
 
-    def __init__(self, status: int, message: str, reasons: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        reasons: Sequence[str] = (),
+        *,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.reasons = tuple(reasons)
+        self.headers = dict(headers or {})
 
 
 def wants_json() -> bool:
@@ -41,8 +49,9 @@ def respond(status: int, message: str, reasons: Sequence[str] = ()) -> tuple[Res
 
 def init_app(app: Flask) -> None:
     @app.errorhandler(PageError)
-    def page_error(err: PageError) -> tuple[Response | str, int]:
-        return respond(err.status, err.message, err.reasons)
+    def page_error(err: PageError) -> tuple[Response | str, int, dict[str, str]]:
+        body, status = respond(err.status, err.message, err.reasons)
+        return body, status, err.headers
 
     @app.errorhandler(SubmissionError)
     def submission_error(err: SubmissionError) -> tuple[Response | str, int]:
