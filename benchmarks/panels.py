@@ -116,7 +116,7 @@ def bench_serial_lines(*, lines: int = LINES, folder: Path | None = None) -> dic
                 view = memoryview(burst)
                 while view:
                     view = view[os.write(master, view) :]
-                _wait(lambda: len(panel.presses) >= lines)
+                _wait(lambda: panel.press_count >= lines)
                 wall = time.perf_counter() - t0
                 skipped = panel.skipped
         finally:

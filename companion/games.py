@@ -146,7 +146,7 @@ class Game:
     flagship: bool = False
     """The game a new table plays when nobody names one (one game of the family says so)."""
     cli: str | None = None
-    """``"module:attribute"`` of its :class:`companion.cli_games.GameCommands`."""
+    """``"module:attribute"`` of its :class:`companion.commands.GameCommands`."""
     web_pages: str | None = None
     """``"module:attribute"`` of its web pages (``web.games.GamePages``)."""
     camera: str | None = None

@@ -6,9 +6,10 @@
 #
 # It installs the apt packages (camera, GPIO), makes a user `companion` in the gpio, video and
 # dialout groups, a virtual environment with the system site packages (so the apt-installed
-# picamera2 and lgpio import) in /opt/cluster-companion/venv with the project in it, a default
-# configuration in /etc/cluster-companion/ (kept if already there), and the systemd unit
-# cluster-companion.service, enabled and started. Running it again upgrades the project.
+# picamera2 and lgpio import) in /opt/cluster-companion/venv with the project in it, keeping
+# apt's numpy (which picamera2 and simplejpeg are built against; see deploy/pi-constraints.txt),
+# a default configuration in /etc/cluster-companion/ (kept if already there), and the systemd
+# unit cluster-companion.service, enabled and started. Running it again upgrades the project.
 set -euo pipefail
 
 SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,6 +19,7 @@ DATA_DIR="${DATA_DIR:-/var/lib/cluster-companion}"
 SERVICE_USER="${SERVICE_USER:-companion}"
 UNIT_DIR="${UNIT_DIR:-/etc/systemd/system}"
 DRY_RUN="${DRY_RUN:-}"
+CONSTRAINTS="$PREFIX/constraints.txt"
 
 APT_PACKAGES=(
     python3 python3-venv python3-pip
@@ -78,14 +80,53 @@ make_user() {
     done
 }
 
+# The version of the numpy the system's python3 imports, which the venv sees too: on Raspberry
+# Pi OS apt's python3-numpy, a dependency of python3-picamera2.
+system_numpy() {
+    python3 -s -c 'import numpy; print(numpy.__version__)' 2>/dev/null
+}
+
+# pip's constraints: deploy/pi-constraints.txt with the numpy pin set to apt's numpy, so that pip
+# never puts another numpy (numpy 2) in the venv over the one picamera2 and simplejpeg need.
+write_constraints() {
+    local numpy made
+    if ! numpy="$(system_numpy)"; then
+        [[ -n "$DRY_RUN" ]] || fail "python3 cannot import numpy: is python3-numpy installed?"
+        numpy="$(sed -n 's/^numpy==//p' "$SOURCE/deploy/pi-constraints.txt")"
+        say "(dry run: no numpy here; taking Raspberry Pi OS Bookworm's)"
+    fi
+    say "keeping the system's numpy $numpy in the venv (constraints: $CONSTRAINTS)"
+    made="$(mktemp)"
+    sed "s/^numpy==.*/numpy==$numpy/" "$SOURCE/deploy/pi-constraints.txt" >"$made"
+    if [[ -n "$DRY_RUN" ]]; then
+        grep -v '^#' "$made" | sed 's/^/    /'
+    fi
+    run install -m 0644 "$made" "$CONSTRAINTS"
+    rm -f "$made"
+}
+
+# An earlier install may have put a numpy of its own in the venv (numpy 2, over apt's): remove it,
+# so that apt's is the one imported again.
+remove_venv_numpy() {
+    local own
+    own="$("$PREFIX/venv/bin/python" -c \
+        'import numpy, sys; print(numpy.__file__.startswith(sys.prefix + "/"))' 2>/dev/null || true)"
+    if [[ "$own" == "True" ]]; then
+        say "removing the venv's own numpy, which shadows apt's"
+        run "$PREFIX/venv/bin/python" -m pip uninstall --yes numpy
+    fi
+}
+
 install_project() {
     say "installing the project into $PREFIX/venv"
     run mkdir -p "$PREFIX"
     if [[ ! -x "$PREFIX/venv/bin/python" ]]; then
         run python3 -m venv --system-site-packages "$PREFIX/venv"
     fi
+    write_constraints
+    remove_venv_numpy
     run "$PREFIX/venv/bin/python" -m pip install --upgrade pip
-    run "$PREFIX/venv/bin/python" -m pip install --upgrade "$SOURCE"
+    run "$PREFIX/venv/bin/python" -m pip install --upgrade --constraint "$CONSTRAINTS" "$SOURCE"
     run install -m 0644 "$SOURCE/README.md" "$PREFIX/README.md"
 }
 

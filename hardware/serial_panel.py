@@ -17,6 +17,7 @@ import contextlib
 import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +27,7 @@ from companion.service.service import TableService
 from hardware.config import SerialPanelConfig
 from hardware.errors import FirmwareMismatch, ProtocolError
 from hardware.serial_protocol import (
+    MAX_LINE,
     PROTOCOL_VERSION,
     Beep,
     ButtonPress,
@@ -48,8 +50,11 @@ PICO_USB_VENDOR = 0x2E8A
 """Raspberry Pi's USB vendor id, which a Pico running MicroPython reports."""
 HELLO_RETRY = 1.0
 HEARTBEAT_EVERY = 1.0
-MAX_PENDING = 512
-"""Bytes kept while waiting for a newline; a longer run is garbage and dropped."""
+MAX_PENDING = MAX_LINE + 1
+"""Bytes kept while waiting for a newline (a line and its carriage return); a longer line is
+skipped once, and dropped up to its newline."""
+MAX_PRESSES_KEPT = 1000
+"""Presses kept in :attr:`SerialPanel.presses` (the latest); :attr:`press_count` counts all."""
 BEEPS = {Cue.COUNTDOWN: Beep(80, 50, 1), Cue.PHASE: Beep(300, 150, 2)}
 LED_MODES = {
     SeatLight.OFF: LedMode.OFF,
@@ -103,8 +108,10 @@ class SerialPanel:
         """The connected panel's HELLO; None while there is none."""
         self.refused: str | None = None
         """Why the panel was refused (another protocol version), or None."""
-        self.presses: list[ButtonPress] = []
-        """Every press received and accepted, in order (repeats and old lines left out)."""
+        self._presses: deque[ButtonPress] = deque(maxlen=MAX_PRESSES_KEPT)
+        self._presses_lock = threading.Lock()
+        self.press_count = 0
+        """Presses received and accepted since the panel was made (repeats left out)."""
         self.skipped = 0
         """Lines skipped: damaged, garbage, repeated, out of order or unexpected."""
         self.connections = 0
@@ -119,6 +126,13 @@ class SerialPanel:
         self._refresh()
         self._thread = threading.Thread(target=self._run, name="serial-panel", daemon=True)
         self._thread.start()
+
+    @property
+    def presses(self) -> list[ButtonPress]:
+        """The latest presses received and accepted (at most ``MAX_PRESSES_KEPT``), oldest
+        first; repeats and old lines left out."""
+        with self._presses_lock:
+            return list(self._presses)
 
     # The connection ------------------------------------------------------------------------------
 
@@ -172,6 +186,7 @@ class SerialPanel:
         self._sent = {}
         self._last_seq = None
         pending = b""
+        dropping = False  # the rest of an overlong line, up to its newline
         now = self._monotonic()
         last_heard = now
         last_beat = now
@@ -185,11 +200,16 @@ class SerialPanel:
                 pending += data
                 *lines, pending = pending.split(b"\n")
                 for raw in lines:
-                    if self._handle(raw):
+                    if dropping:
+                        dropping = False  # the overlong line's end: already skipped
+                    elif self._handle(raw):
                         last_heard = now
-                if len(pending) > MAX_PENDING:
-                    self._skip(f"{len(pending)} bytes without a newline dropped")
+                if dropping:
                     pending = b""
+                elif len(pending) > MAX_PENDING:
+                    self._skip(f"a line longer than {MAX_LINE} bytes (dropped up to its newline)")
+                    pending = b""
+                    dropping = True
             if now - last_heard > self.config.heartbeat_timeout:
                 if self.hello is None:
                     raise _Gone(
@@ -280,7 +300,9 @@ class SerialPanel:
         if ahead > 1:
             log.warning("serial panel: %d presses before %d never arrived", ahead - 1, press.seq)
         self._last_seq = press.seq
-        self.presses.append(press)
+        with self._presses_lock:
+            self._presses.append(press)
+            self.press_count += 1
         if press.button > len(self.config.seats):
             log.info("serial panel: button %d has no seat in [serial-panel] seats", press.button)
             return

@@ -154,9 +154,14 @@ def line(message: Message) -> bytes:
     return frame(" ".join([message.kind, *message.fields()]))
 
 
+_HEX_DIGITS = frozenset(b"0123456789ABCDEF")
+"""A checksum is two of these: upper case, nothing else (``int()`` would take ``" 4"``)."""
+
+
 def parse(raw: bytes) -> Message:
-    """A received line (with or without its newline) as a message; ProtocolError if unusable."""
-    text = raw.rstrip(b"\r\n")
+    """A received line (with or without its newline, and one carriage return before that) as
+    a message; ProtocolError if unusable."""
+    text = raw.removesuffix(b"\n").removesuffix(b"\r")
     if len(text) > MAX_LINE:
         raise ProtocolError(f"line of {len(text)} bytes is longer than {MAX_LINE}")
     if not all(0x20 <= byte < 0x7F for byte in text):
@@ -164,10 +169,9 @@ def parse(raw: bytes) -> Message:
     body, star, check = text.rpartition(b"*")
     if not star or len(check) != 2:
         raise ProtocolError(f"line has no checksum: {text.decode()!r}")
-    try:
-        expected = int(check, 16)
-    except ValueError:
-        raise ProtocolError(f"checksum is not hex: {text.decode()!r}") from None
+    if not _HEX_DIGITS.issuperset(check):
+        raise ProtocolError(f"checksum is not two upper-case hex digits: {text.decode()!r}")
+    expected = int(check, 16)
     if crc8(body) != expected:
         raise ProtocolError(f"checksum mismatch (line damaged?): {text.decode()!r}")
     kind, *fields = body.decode().split(" ")

@@ -189,6 +189,30 @@ class NoughtsSession:
     def durations(self) -> dict[Stage, int]:
         return {}
 
+    def compare_scan(self, scan: object) -> dict[str, Any]:
+        """A camera's reading: cell -> "X", "O", "" (empty) or "?" (unknown). The moves are the
+        legal ones that explain it; a mark the tracked board lacks is a discrepancy."""
+        assert isinstance(scan, dict)
+        board = self.position.board
+        seen = {cell: scan.get(cell, "?") for cell in CELLS}
+        problems = [
+            {"message": f"{cell}: expected {board.get(cell) or 'empty'}, saw {mark or 'empty'}"}
+            for cell, mark in seen.items()
+            if mark != "?"
+            and mark != board.get(cell, "")
+            and not (mark == MARKS[self.position.to_move] and cell not in board)
+        ]
+        new = [c for c, m in seen.items() if c not in board and m == MARKS[self.position.to_move]]
+        unsure = [c for c, m in seen.items() if c not in board and m == "?"]
+        moves = new if len(new) == 1 else ([] if new else unsure)
+        if len(new) > 1:
+            problems.append({"message": f"{len(new)} new marks at once: {', '.join(new)}"})
+        return {
+            "discrepancies": problems,
+            "missing": [],
+            "moves": moves if not self.position.over else [],
+        }
+
     def step_count(self) -> int:
         return len(self.steps)
 

@@ -22,8 +22,9 @@ import pytest
 if TYPE_CHECKING:
     from conftest import Runner
 
-from companion.cli import MAX_INPUT_BYTES, MAX_SHEET_CHARS
+from companion.commands import MAX_INPUT_BYTES
 from companion.local_cluster import GameRecord, Phase
+from companion.local_cluster.order_files import MAX_SHEET_CHARS
 from companion.local_cluster.record import schema
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -468,7 +469,7 @@ def test_demo_plays_to_the_turn_limit_and_records_the_game(run: Runner, tmp_path
 
 def test_demo_pauses_between_turns(run: Runner, monkeypatch: pytest.MonkeyPatch) -> None:
     pauses: list[float] = []
-    monkeypatch.setattr("companion.cli.time.sleep", pauses.append)
+    monkeypatch.setattr("companion.local_cluster.demo.time.sleep", pauses.append)
     assert run("demo", "--seed", "2", "--turns", "3", "--delay", "0.5").code == 0
     assert pauses == [0.5, 0.5]
 

@@ -71,7 +71,8 @@ def test_table_create_for_cosmic_cluster(run: Runner, tmp_path: Path) -> None:
         "--players", "9", "--seed", "4",
     )  # fmt: skip
     assert done.code == 0, done.err
-    assert "Cosmic Cluster table" in done.out and "16 systems, seed 4" in done.out
+    assert 'Created Cosmic Cluster table "Stars"' in done.out
+    assert "  Seats        9, all free\n  Seed         4\n" in done.out
 
 
 def test_table_import_of_a_cosmic_record(run: Runner, tmp_path: Path) -> None:

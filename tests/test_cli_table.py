@@ -136,11 +136,11 @@ def test_create_prints_the_id_the_host_secret_and_what_comes_next(run: Runner, d
     result = run("table", "--db", db, "create", "Friday   night", "--players", "3", "--seed", "5")
     table_id, secret = created(result)
     assert db.is_file()  # the folder was created too
-    assert result.out.startswith(f'Created table "Friday night" in {db}.\n')
+    assert result.out.startswith(f'Created Local Cluster table "Friday night" in {db}.\n')
     out = " ".join(result.out.split())
     assert "Keep it: it opens the host controls" in out
     assert "Seats 3, all free" in out
-    assert "seed 5" in out
+    assert "Seed 5" in out
     assert "seat 3 first and seat 1 last" in out
     assert "from the table screen of 'companion serve'" in out
     with service(db) as tables:
@@ -191,7 +191,7 @@ def test_the_same_seed_lays_the_same_galaxy(run: Runner, db: Path) -> None:
         (["X", "--players", "9"], "--players must be 2 to 8, not 9"),
         (["   "], "the table name is empty"),
         (["x" * 41], "the table name is 41 characters long; at most 40"),
-        (["X", "--turn-limit", "0"], "--turn-limit must be at least 1, not 0"),
+        (["X", "--turn-limit", "0"], "--turn-limit must be 1 to 1000, not 0"),
         (["X", "--discussion-seconds", "0"], "--discussion-seconds must be 1 to 86400"),
         (["X", "--build-seconds", "86401"], "--build-seconds must be 1 to 86400"),
         (["X", "--support-range", "far"], "invalid choice: 'far'"),
@@ -346,7 +346,7 @@ def test_export_before_the_game_starts_is_refused(run: Runner, db: Path, tmp_pat
     result = run("table", "--db", db, "export", table_id, tmp_path / "out.json")
     assert result.code == 2 and result.out == ""
     assert result.err.startswith(f"companion: error: table {table_id} (Friday night) has not ")
-    assert "no game record yet\n  1 of 2 seats joined, 0 chose a colour and home" in result.err
+    assert "no game record yet\n  1 of 2 seats joined, 0 made their setup choice" in result.err
     assert not (tmp_path / "out.json").exists()
 
 
@@ -388,9 +388,10 @@ def test_export_will_not_overwrite_without_force(run: Runner, db: Path, tmp_path
 def test_import_carries_on_paused(run: Runner, db: Path, record_file: Path) -> None:
     result = run("table", "--db", db, "import", record_file)
     table_id, _ = created(result)
-    assert result.out.startswith(f'Imported {record_file} as table "game" in {db}.')
+    assert result.out.startswith(f'Imported {record_file} as Local Cluster table "game" in {db}.')
     out = " ".join(result.out.split())
-    assert "Seats 2, all free:" in out and "1 replayed and checked" in out
+    assert "Seats 2, all free seat 1: colour blue, home" in out
+    assert "1 replayed and checked" in out
     assert "The game carries on at turn 2, discussion phase, paused with 4:00 on the clock" in out
     with service(db) as tables:
         view = tables.view(table_id)
@@ -440,7 +441,7 @@ def _wrong_digest(text: str) -> str:
     [
         (lambda text: text[:-20], "not JSON: "),
         (_wrong_digest, "step 1 (orders of turn 1) does not replay"),
-        (lambda text: "[]", "not a Local Cluster game record: $: expected an object"),
+        (lambda text: "[]", "not a game record: expected a JSON object, found an array"),
     ],
 )
 def test_import_refuses_a_bad_record_and_writes_nothing(

@@ -133,7 +133,7 @@ def test_corrections_and_undo_are_recorded_with_their_reason_and_replay(game):
     correct(game, "MINERALS S3 4")
     game.undo()
     game.play({RED: "DEPLOY S1 S2"})
-    record = game.record()
+    record = GameRecord.of(game)
     step = record.steps[0]
     assert (step.kind, step.inputs) == (
         "correction",

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from companion.cosmic.afmodule import adjudicate_af_turn
+from companion.cosmic.afmodule import AFTurnResult, adjudicate_af_turn, af_retreat_options
 from companion.cosmic.afnotation import AFOrder
 from companion.cosmic.cluster import (
     ClusterError,
@@ -23,6 +23,7 @@ from companion.cosmic.game import (
     CosmicGame,
     Phase,
     Season,
+    retreat_turn,
 )
 
 
@@ -253,3 +254,212 @@ def test_a_retreat_to_an_occupied_space_fails_and_a_disband_order_disbands() -> 
     _fight(game)
     step = game.play_retreats({"P2": f"A {space} disband"})
     assert step.result["orders"][0]["reason"] == "disbanded as ordered"
+
+
+# C3.5 Support into and out of system boxes ----------------------------------------------------
+#
+# Seed 0 with 2 players: Castor is a neutral major system; castor-o touches castor-1..8 and
+# castor-b; castor-b is joined to sirius-b, polaris-b and arcturus-b (the Black Hole).
+
+BOX_CLUSTER = generate_cluster(0, 2)
+
+
+def _units(*texts: str) -> list[Unit]:
+    """``"P1: F castor-b"``, ``"P2: A/F castor-o"`` (own army) or ``"P2: A/F castor-o P1"``."""
+    units = []
+    for text in texts:
+        power, rest = text.split(": ")
+        kind, region, *cargo = rest.split()
+        if kind == "A/F":
+            units.append(Unit(power, UnitType.FLEET, region, cargo[0] if cargo else power))
+        else:
+            units.append(Unit(power, UnitType(kind), region))
+    return units
+
+
+def _turn(units: list[Unit], *orders: str) -> tuple[dict[str, tuple[bool, str]], AFTurnResult]:
+    turn = adjudicate_af_turn(BOX_CLUSTER.map, units, [AFOrder.parse(o) for o in orders])
+    return {r.order.written: (r.succeeded, r.reason) for r in turn.results}, turn
+
+
+def test_c3_5_a_unit_in_a_box_can_be_supported_in_its_move_out_of_it() -> None:
+    """C3.5: support follows Diplomacy; a unit standing in a box can be supported in its move
+    out of it (the issue's case: the A/F in the orbit is dislodged)."""
+    units = _units("P1: F castor-b", "P1: F castor-5", "P2: A/F castor-o")
+    results, turn = _turn(
+        units, "P1: F castor-b -> castor-o", "P1: F castor-5 S F castor-b -> castor-o"
+    )
+    assert results["P1: F castor-5 S F castor-b -> castor-o"] == (True, "support given")
+    assert results["P1: F castor-b -> castor-o"] == (True, "moved to castor-o")
+    assert [(x.unit.text(), x.attacker_from) for x in turn.dislodged] == [
+        ("P2: A/F castor-o", "castor-b")
+    ]
+
+
+def test_c3_5_an_unsupported_move_out_of_a_box_bounces() -> None:
+    """C3.5 (the control case): without the support, attack 1 against hold 1 bounces."""
+    units = _units("P1: F castor-b", "P1: F castor-5", "P2: A/F castor-o")
+    results, turn = _turn(units, "P1: F castor-b -> castor-o")
+    assert results["P1: F castor-b -> castor-o"][0] is False
+    assert turn.dislodged == ()
+
+
+def test_c3_5_the_supported_unit_is_found_among_several_in_a_box() -> None:
+    """C3.5: a box may hold several units of several powers; the support goes to the one whose
+    order it matches (here P2's fleet, not P1's holding one, which comes first on the board)."""
+    units = _units("P1: F castor-b", "P2: F castor-b", "P2: F castor-5", "P1: A/F castor-o")
+    results, turn = _turn(
+        units,
+        "P1: F castor-b H",
+        "P2: F castor-b -> castor-o",
+        "P2: F castor-5 S F castor-b -> castor-o",
+    )
+    assert results["P2: F castor-5 S F castor-b -> castor-o"] == (True, "support given")
+    assert results["P2: F castor-b -> castor-o"] == (True, "moved to castor-o")
+    assert [x.unit.text() for x in turn.dislodged] == ["P1: A/F castor-o"]
+
+
+def test_c3_5_a_unit_in_a_box_can_be_supported_to_hold_and_nothing_changes() -> None:
+    """C3.5: supporting into a box is legal and changes nothing (a unit in a box is never
+    dislodged anyway, C3.4)."""
+    units = _units("P1: F castor-b", "P1: F castor-o", "P2: F sirius-b")
+    results, turn = _turn(units, "P1: F castor-o S F castor-b", "P2: F sirius-b -> castor-b")
+    assert results["P1: F castor-o S F castor-b"] == (True, "support given")
+    assert results["P2: F sirius-b -> castor-b"] == (True, "moved to castor-b")
+    assert turn.dislodged == ()
+
+
+def test_c3_5_support_of_a_move_into_a_box_is_legal_and_changes_nothing() -> None:
+    """C3.5: supporting into a box is legal (the supporter can move there) and changes
+    nothing: the move succeeds as it would alone, and nobody in the box is dislodged."""
+    units = _units("P1: F sirius-b", "P1: F castor-o", "P2: F castor-b")
+    results, turn = _turn(
+        units, "P1: F sirius-b -> castor-b", "P1: F castor-o S F sirius-b -> castor-b"
+    )
+    assert results["P1: F castor-o S F sirius-b -> castor-b"] == (True, "support given")
+    assert results["P1: F sirius-b -> castor-b"] == (True, "moved to castor-b")
+    assert turn.dislodged == ()
+    assert sorted(u.text() for u in turn.units) == [
+        "P1: F castor-b",
+        "P1: F castor-o",
+        "P2: F castor-b",
+    ]
+
+
+def test_c3_5_the_supporter_must_be_able_to_move_where_the_support_is_given() -> None:
+    """C3.5: the supporter must be able to move to the space where the support is given: a
+    fleet on castor-5 reaches castor-o but not castor-b, so its support into the box is void,
+    and so is an army's support of the box's move into the orbit."""
+    units = _units("P1: F sirius-b", "P1: F castor-5", "P1: A castor-4", "P1: F castor-b")
+    results, _ = _turn(
+        units,
+        "P1: F castor-5 S F sirius-b -> castor-b",
+        "P1: A castor-4 S F castor-b -> castor-o",
+    )
+    supported, why = results["P1: F castor-5 S F sirius-b -> castor-b"]
+    assert not supported and "castor-5 cannot reach castor-b" in why
+    supported, why = results["P1: A castor-4 S F castor-b -> castor-o"]
+    assert not supported and "castor-4 cannot reach castor-o" in why
+
+
+def test_c3_5_a_support_naming_nobody_in_the_box_is_void() -> None:
+    """C3.5: the support still needs the unit it names: an empty box has none to support."""
+    results, _ = _turn(_units("P1: F castor-o"), "P1: F castor-o S F castor-b")
+    supported, why = results["P1: F castor-o S F castor-b"]
+    assert not supported and "there is no other unit in castor-b to support" in why
+
+
+# C4.2 A/Fs exist only in orbits and boxes ---------------------------------------------------
+
+
+def _dislodged_af_game() -> CosmicGame:
+    """Seed 0, 2 players: P1's supported fleet from castor-b dislodges P2's A/F in castor-o,
+    whose planet castor-1..8 is empty, so only C4.2 keeps the A/F off its surface."""
+    game = CosmicGame(0, 2)
+    units = _units("P1: F castor-b", "P1: F castor-5", "P2: A/F castor-o")
+    game.position = dataclasses.replace(game.position, units=tuple(units))
+    game.play_orders({"P1": "F castor-b -> castor-o\nF castor-5 S F castor-b -> castor-o"})
+    assert game.position.phase is Phase.RETREATS
+    return game
+
+
+def test_c4_2_a_dislodged_af_retreats_only_to_sea() -> None:
+    """C4.2: A/Fs exist only in orbits and boxes, so a dislodged A/F in an orbit is offered no
+    space on its planet's surface (only the box: C3.4 always takes a retreat)."""
+    game = _dislodged_af_game()
+    (lifted,) = game.position.lifted
+    options = af_retreat_options(game.map, retreat_turn(game.position), lifted)
+    assert options == ("castor-b",)
+    assert game.position.to_dict(game.cluster)["retreats"][0]["options"] == ["castor-b"]
+
+
+def test_c4_2_a_retreat_of_an_af_onto_the_surface_fails_and_it_disbands() -> None:
+    """C4.2: a retreat order naming a surface space is not open to an A/F: it is disbanded."""
+    game = _dislodged_af_game()
+    step = game.play_retreats({"P2": "F castor-o -> castor-1"})
+    (order,) = step.result["orders"]
+    assert order["succeeded"] is False and "not open to this retreat" in order["reason"]
+    assert step.result["disbanded"] == ["P2: A/F castor-o"]
+    assert not any(u.region.startswith("castor-") and u.power == "P2" for u in game.position.units)
+
+
+def test_c4_2_a_dislodged_fleet_without_an_army_may_still_retreat_to_the_surface() -> None:
+    """C4.2 concerns A/Fs only: a plain fleet in an orbit may still retreat onto its planet
+    (a surface space is coastal land, C3.1)."""
+    game = CosmicGame(0, 2)
+    units = _units("P1: F castor-b", "P1: F castor-5", "P2: F castor-o")
+    game.position = dataclasses.replace(game.position, units=tuple(units))
+    game.play_orders({"P1": "F castor-b -> castor-o\nF castor-5 S F castor-b -> castor-o"})
+    (lifted,) = game.position.lifted
+    options = af_retreat_options(game.map, retreat_turn(game.position), lifted)
+    assert "castor-1" in options and "castor-b" in options and "castor-5" not in options
+
+
+def test_c4_2_an_af_retreat_is_written_in_af_notation() -> None:
+    """C4.2 with the module's notation: `A/F castor-o -> castor-b` is the A/F's retreat, as
+    `A/F` is the notation of its movement orders (and `F castor-o -> castor-b` still works)."""
+    for written in ("A/F castor-o -> castor-b", "P2: A/F castor-o -> castor-b"):
+        game = _dislodged_af_game()
+        step = game.play_retreats({"P2": written})
+        assert step.result["syntax_errors"] == []
+        (order,) = step.result["orders"]
+        assert order["succeeded"] is True and order["reason"] == "retreated to castor-b"
+        assert Unit("P2", UnitType.FLEET, "castor-b", "P2") in game.position.units
+    game = _dislodged_af_game()
+    game.play_retreats({"P2": "F castor-o -> castor-b"})
+    assert Unit("P2", UnitType.FLEET, "castor-b", "P2") in game.position.units
+
+
+def test_c4_2_an_af_may_be_disbanded_in_af_notation() -> None:
+    """C4.2: `A/F castor-o disband` disbands the dislodged A/F, army and all."""
+    game = _dislodged_af_game()
+    step = game.play_retreats({"P2": "A/F castor-o disband"})
+    assert step.result["orders"][0]["reason"] == "disbanded as ordered"
+    assert step.result["disbanded"] == ["P2: A/F castor-o"]
+
+
+def test_c4_2_af_notation_for_a_fleet_without_an_army_is_refused() -> None:
+    """`A/F x` names a fleet with an army aboard: for a plain fleet the line is refused with
+    the reason, and the fleet (with no valid retreat) disbands."""
+    game = CosmicGame(0, 2)
+    units = _units("P1: F castor-b", "P1: F castor-5", "P2: F castor-o")
+    game.position = dataclasses.replace(game.position, units=tuple(units))
+    game.play_orders({"P1": "F castor-b -> castor-o\nF castor-5 S F castor-b -> castor-o"})
+    step = game.play_retreats({"P2": "A/F castor-o -> castor-b"})
+    (error,) = step.result["syntax_errors"]
+    assert "there is no A/F in castor-o" in error["error"]
+    assert step.result["disbanded"] == ["P2: F castor-o"]
+
+
+def test_c4_2_the_table_accepts_an_af_retreat_in_af_notation() -> None:
+    """The table service's check of a retreat submission reads `A/F` too, and refuses a
+    surface space with the options it offers."""
+    from companion.cosmic.session import CosmicClusterSession
+    from companion.service.session import SubmissionError
+
+    game = _dislodged_af_game()
+    session = CosmicClusterSession(game)
+    seat = 2
+    assert session.check_submission(seat, "A/F castor-o -> castor-b") == "F castor-o -> castor-b"
+    with pytest.raises(SubmissionError, match="retreat to one of castor-b"):
+        session.check_submission(seat, "A/F castor-o -> castor-1")

@@ -3,10 +3,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import machine  # the stand-in (firmware/check/standin/machine.py)
 import pytest
+from ccpanel import board
 from ccpanel import protocol as firmware
+from ccpanel.panel import Panel
+from firmware_host import ticks_diff
 from hypothesis import given
 from hypothesis import strategies as st
+from protocol_vectors import VECTORS, vector_id
 from test_panel_serial_protocol import EXAMPLES
 
 from hardware import serial_protocol as pi
@@ -62,3 +69,61 @@ def test_a_corrupted_byte_is_caught_by_both() -> None:
         firmware.decode(damaged)
     with pytest.raises(ProtocolError, match="checksum mismatch"):
         pi.parse(damaged.encode())
+
+
+# The shared test vectors ----------------------------------------------------------------------
+
+
+def _panel_answers(text: str) -> list[str]:
+    """What a fresh panel (8 buttons, 8 LEDs) writes back for one received line."""
+    machine.reset()
+    written: list[str] = []
+    buttons, leds, rgb, buzzer = board.parts()
+    panel = Panel(buttons, leds, rgb, buzzer, written.append, ticks_diff)
+    panel.start(0)
+    written.clear()
+    panel.feed(text + "\n", 1)
+    return written
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=vector_id)
+def test_the_firmware_reads_each_protocol_vector_as_the_table_says(vector: dict[str, Any]) -> None:
+    """firmware/check/protocol-vectors.json under CPython: the panel uses exactly the lines
+    marked "panel" and answers every other one with exactly one ERR line, which fits the
+    protocol's limit (tests/test_firmware_micropython.py runs the same under MicroPython)."""
+    answers = _panel_answers(vector["line"])
+    errors = [text for text in answers if text.startswith("ERR ")]
+    assert len(errors) == (0 if vector["panel"] else 1)
+    assert all(len(text) <= firmware.MAX_LINE + 1 for text in answers)
+    for text in answers:
+        pi.parse(text.encode())  # and the Pi can read every one of them
+
+
+@given(st.text(st.characters(min_codepoint=0, max_codepoint=0xFF), max_size=400))
+def test_any_input_line_gets_at_most_one_error_that_fits_the_limit(text: str) -> None:
+    """Every line either side sends fits the protocol's limit: whatever the panel receives
+    (any bytes, any length: a 300-character input included), it answers one line at most per
+    line received, and the Pi can read it."""
+    lines = [part for part in text.split("\n")]
+    answers = _panel_answers("\n".join(lines))
+    errors = [answer for answer in answers if answer.startswith("ERR ")]
+    assert len(errors) <= len(lines)
+    for answer in answers:
+        assert len(answer) <= firmware.MAX_LINE + 1
+        pi.parse(answer.encode())
+
+
+def test_an_unknown_message_of_93_bytes_gets_an_error_line_the_pi_reads() -> None:
+    """The issue's case: a valid 93-byte line of an unknown type used to make a 113-byte ERR
+    line, which the Pi dropped as too long."""
+    text = firmware.encode(["X" * 90]).rstrip("\n")
+    assert len(text) == 93
+    (answer,) = _panel_answers(text)
+    complaint = pi.parse(answer.encode())
+    assert isinstance(complaint, pi.PanelComplaint)
+    assert complaint.text.startswith("unknown message XXXX")
+
+
+def test_a_300_character_input_gives_one_error_not_two() -> None:
+    answers = _panel_answers("Y" * 300)
+    assert [pi.parse(a.encode()) for a in answers] == [pi.PanelComplaint("line too long")]

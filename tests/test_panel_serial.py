@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from ccpanel import FIRMWARE_VERSION
 from firmware_host import Firmware
 from panel_support import lobby_table, started_table, to_command, wait_for
 
@@ -52,7 +53,7 @@ def test_the_pi_side_greets_the_panel_and_reads_its_hello(
     with SerialPanel(service, started_table(service), config) as panel:
         assert panel.connected.wait(3)
         assert panel.hello is not None
-        assert (panel.hello.protocol, panel.hello.firmware) == (1, "1.0.0")
+        assert (panel.hello.protocol, panel.hello.firmware) == (1, FIRMWARE_VERSION)
         assert (panel.hello.buttons, panel.hello.leds) == (8, 8)
 
 
@@ -122,7 +123,7 @@ def test_a_burst_of_1000_presses_arrives_with_none_lost_or_repeated(
 
             for index, button in enumerate(firmware.buttons):
                 button.script = chatter(index % 4)
-            wait_for(lambda: len(panel.presses) >= 1000, timeout=20)
+            wait_for(lambda: panel.press_count >= 1000, timeout=20)
             time.sleep(0.2)  # anything extra would arrive now
             presses = list(panel.presses)
     finally:
@@ -186,6 +187,7 @@ def test_garbage_and_damaged_lines_are_skipped_and_the_panel_carries_on(
         firmware.press(1)
         wait_for(lambda: seat_ready(service, table, 1))
         assert [p.button for p in panel.presses] == [1]
+        assert panel.skipped == 7  # one each: the overlong line too, however long it runs
 
 
 def test_repeated_and_out_of_order_presses_are_skipped(
@@ -344,3 +346,66 @@ def test_no_panel_plugged_in_is_said_once_not_at_every_attempt(
     waiting = [r for r in caplog.records if r.name == LOG and "waiting for" in r.getMessage()]
     assert len(waiting) == 1
     assert all(r.levelno < logging.ERROR for r in caplog.records if r.name == LOG)
+
+
+class ScriptedPort:
+    """A serial port whose panel side is a script of bytes, handed out as pyserial would, at
+    most 64 at a time (so a long line arrives in pieces, as over USB)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = bytearray(data)
+        self.written = bytearray()
+
+    @property
+    def in_waiting(self) -> int:
+        return len(self.data)
+
+    def read(self, size: int) -> bytes:
+        if not self.data:
+            time.sleep(0.002)
+            return b""
+        size = min(size, 64)
+        out = bytes(self.data[:size])
+        del self.data[:size]
+        return out
+
+    def write(self, data: bytes) -> None:
+        self.written += data
+
+    def close(self) -> None:
+        pass
+
+
+def test_presses_kept_are_bounded_and_counted(service: TableService) -> None:
+    """SerialPanel.presses keeps the latest presses only (it kept every press forever: 13.4 MB
+    per 100,000); press_count counts them all."""
+    from hardware.serial_panel import MAX_PRESSES_KEPT
+
+    total = MAX_PRESSES_KEPT + 500
+    script = frame("HELLO 1 1.0.1 8 8") + b"".join(
+        frame(f"BTN {seq} {seq % 8 + 1}") for seq in range(1, total + 1)
+    )
+    port = ScriptedPort(script)
+    config = SerialPanelConfig(port="/dev/ttyTEST", heartbeat_timeout=30.0)
+    with SerialPanel(
+        service, lobby_table(service), config, opener=lambda name, baud: port
+    ) as panel:
+        wait_for(lambda: panel.press_count == total, timeout=20)
+        kept = panel.presses
+    assert len(kept) == MAX_PRESSES_KEPT
+    assert [p.seq for p in kept] == list(range(total - MAX_PRESSES_KEPT + 1, total + 1))
+    assert panel.skipped == 0
+
+
+def test_an_overlong_line_is_skipped_once_however_long(service: TableService) -> None:
+    """A line over the limit is one bad line, skipped once, whatever its length (its bytes
+    up to the newline are dropped, not read as another line)."""
+    script = frame("HELLO 1 1.0.1 8 8") + b"Z" * 2000 + b"\n" + frame("BTN 1 3")
+    port = ScriptedPort(script)
+    config = SerialPanelConfig(port="/dev/ttyTEST", heartbeat_timeout=30.0)
+    with SerialPanel(
+        service, lobby_table(service), config, opener=lambda name, baud: port
+    ) as panel:
+        wait_for(lambda: panel.press_count == 1)
+        assert panel.skipped == 1
+        assert panel.presses == [ButtonPress(1, 3)]

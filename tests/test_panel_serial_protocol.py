@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from protocol_vectors import VECTORS, vector_id
 
 from hardware.errors import ProtocolError
 from hardware.serial_protocol import (
+    MAX_LINE,
     Beep,
     ButtonPress,
     Heartbeat,
@@ -65,7 +69,8 @@ def test_a_carriage_return_before_the_newline_is_accepted() -> None:
         (b"BTN 1 2*57\n", "checksum mismatch"),
         (b"BTN 1 1\n", "no checksum"),
         (b"BTN 1 1*5\n", "no checksum"),
-        (b"BTN 1 1*ZZ\n", "not hex"),
+        (b"BTN 1 1*ZZ\n", "not two upper-case hex digits"),
+        (b"BTN 1 1*57\r\r\n", "not printable ASCII"),
         (b"\xff\xfeBTN*00\n", "not printable ASCII"),
         (b"BTN\t1*00\n", "not printable ASCII"),
         (b"X" * 97 + b"\n", "longer than 96"),
@@ -98,3 +103,33 @@ def test_protocol_errors_are_value_errors() -> None:
 )
 def test_sequence_numbers_count_round_the_wrap(last: int | None, seq: int, ahead: int) -> None:
     assert seq_after(last, seq) == ahead
+
+
+# The shared test vectors (also run against the firmware) ----------------------------------
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=vector_id)
+def test_the_pi_reads_each_protocol_vector_as_the_table_says(vector: dict[str, Any]) -> None:
+    """firmware/check/protocol-vectors.json: the Pi uses exactly the lines marked "pi"."""
+    raw = vector["line"].encode("latin-1")
+    if vector["pi"]:
+        message = parse(raw + b"\n")
+        assert parse(line(message)) == message
+    else:
+        with pytest.raises(ProtocolError):
+            parse(raw + b"\n")
+
+
+def test_the_table_has_the_checksums_the_firmware_refused_and_the_pi_took() -> None:
+    """The issue's three: a space, a sign or a trailing space in the checksum."""
+    refused = {v["line"] for v in VECTORS if not v["pi"] and not v["panel"]}
+    assert {"HB 44* 4", "HB 44*+4", "HB 44*4 "} <= refused
+
+
+def test_every_line_the_pi_sends_fits_the_limit() -> None:
+    """Every line either side sends fits the protocol's limit (the Pi's side here)."""
+    from hardware.serial_panel import BEEPS
+
+    sent = [Who(), Heartbeat(), Led(64, LedMode.BLINK), Rgb(255, 255, 255, True), *BEEPS.values()]
+    for message in sent:
+        assert len(line(message)) <= MAX_LINE + 1

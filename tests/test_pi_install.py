@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import configparser
+import json
 import os
 import shutil
 import subprocess
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import games
 from hardware.config import (
     GpioPanelConfig,
     SerialPanelConfig,
@@ -82,7 +84,10 @@ def test_a_dry_run_installs_the_camera_and_gpio_packages(tmp_path: Path) -> None
 def test_a_dry_run_makes_a_venv_that_sees_the_system_packages(tmp_path: Path) -> None:
     out = dry_run(tmp_path)
     assert "+ python3 -m venv --system-site-packages /opt/cluster-companion/venv" in out
-    assert f"-m pip install --upgrade {DEPLOY.parent}" in out
+    assert (
+        "-m pip install --upgrade --constraint /opt/cluster-companion/constraints.txt "
+        f"{DEPLOY.parent}"
+    ) in out
 
 
 def test_a_dry_run_puts_the_user_in_the_gpio_video_and_dialout_groups(tmp_path: Path) -> None:
@@ -117,13 +122,198 @@ def test_a_second_install_keeps_the_edited_config(tmp_path: Path) -> None:
     assert "companion.toml " not in out.replace(f"{CONFIG} ", "")
 
 
-def test_the_script_refuses_to_run_without_root() -> None:
-    command = ["bash", str(SCRIPT)]
-    if os.geteuid() == 0:  # drop to nobody to see the refusal
-        command = [tool("setpriv"), "--reuid=65534", "--regid=65534", "--clear-groups", *command]
-    ran = subprocess.run(command, capture_output=True, text=True, timeout=60)
-    assert ran.returncode == 1
-    assert "run me as root" in ran.stderr
+def fake_tool(folder: Path, name: str, script: str) -> Path:
+    """An executable ``name`` in ``folder`` (put first on PATH) running the shell ``script``."""
+    folder.mkdir(exist_ok=True)
+    path = folder / name
+    path.write_text(f"#!/bin/sh\n{script}\n")
+    path.chmod(0o755)
+    return folder
+
+
+def test_the_script_refuses_to_run_without_root(tmp_path: Path) -> None:
+    """The refusal, wherever the checkout lives: here a copy in a directory only its owner may
+    read (as a clone under a 0700 home or temporary directory is), run by the same user, with
+    `id -u` saying 1000 (dropping to another user would only show that it cannot read the
+    script)."""
+    checkout = tmp_path / "private" / "checkout"
+    (checkout / "deploy").mkdir(parents=True)
+    shutil.copy(SCRIPT, checkout / "deploy" / "install-pi.sh")
+    (checkout / "pyproject.toml").write_text("[project]\nname = 'cluster-companion'\n")
+    (tmp_path / "private").chmod(0o700)
+    real_id = shutil.which("id")
+    assert real_id is not None
+    fake = fake_tool(
+        tmp_path / "bin",
+        "id",
+        f'if [ "$#" -eq 1 ] && [ "$1" = "-u" ]; then echo 1000; else exec {real_id} "$@"; fi',
+    )
+    ran = subprocess.run(
+        ["bash", str(checkout / "deploy" / "install-pi.sh")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PATH": f"{fake}:{os.environ['PATH']}", "DRY_RUN": ""},
+    )
+    assert ran.returncode == 1, ran.stderr
+    assert "install-pi: error: run me as root: sudo " in ran.stderr
+    assert ran.stdout == ""  # nothing was done before the refusal
+
+
+# Keeping apt's numpy (picamera2 and simplejpeg are built against it) -----------------------------
+
+CONSTRAINTS = DEPLOY / "pi-constraints.txt"
+BOOKWORM_NUMPY = "1.24.2"
+"""Raspberry Pi OS Bookworm's python3-numpy (Debian 12: 1:1.24.2-1), which its
+python3-picamera2 and python3-simplejpeg are built against."""
+
+
+def test_a_dry_run_pins_the_systems_numpy_for_pip(tmp_path: Path) -> None:
+    """The install writes pip constraints holding the numpy the system's python3 imports (apt's
+    on the Pi) and installs the project with them, so pip never puts numpy 2 over it."""
+    fake = fake_tool(tmp_path / "bin", "python3", 'echo "1.26.4"')  # as a Trixie-like system
+    out = dry_run(tmp_path, PATH=f"{fake}:{os.environ['PATH']}", PREFIX=str(tmp_path / "opt"))
+    constraints = f"{tmp_path}/opt/constraints.txt"
+    assert f"keeping the system's numpy 1.26.4 in the venv (constraints: {constraints})" in out
+    assert "\n    numpy==1.26.4\n" in out
+    lines = out.splitlines()
+    written = next(
+        n
+        for n, line in enumerate(lines)
+        if line.startswith("+ install -m 0644 ") and line.endswith(f" {constraints}")
+    )
+    used = lines.index(
+        f"+ {tmp_path}/opt/venv/bin/python -m pip install --upgrade --constraint {constraints} "
+        f"{DEPLOY.parent}"
+    )
+    assert written < used
+
+
+def test_a_dry_run_without_numpy_takes_bookworms(tmp_path: Path) -> None:
+    fake = fake_tool(tmp_path / "bin", "python3", "exit 1")  # no numpy (nor anything) here
+    out = dry_run(tmp_path, PATH=f"{fake}:{os.environ['PATH']}")
+    assert f"\n    numpy=={BOOKWORM_NUMPY}\n" in out
+
+
+def test_the_constraints_pin_bookworms_numpy() -> None:
+    pins = [
+        line for line in CONSTRAINTS.read_text().splitlines() if line and not line.startswith("#")
+    ]
+    assert pins == [f"numpy=={BOOKWORM_NUMPY}"]
+
+
+PI_PLATFORMS = [f"manylinux_2_{minor}_aarch64" for minor in range(17, 37)]
+"""A Pi 4 or 5 on 64-bit Raspberry Pi OS Bookworm: glibc 2.36 on aarch64 (pip does not widen a
+--platform to the older manylinux tags by itself)."""
+PI_MARKERS = {
+    "python_version": "3.11",
+    "python_full_version": "3.11.2",
+    "platform_system": "Linux",
+    "platform_machine": "aarch64",
+    "sys_platform": "linux",
+    "os_name": "posix",
+    "implementation_name": "cpython",
+    "platform_python_implementation": "CPython",
+    "extra": "",
+}
+
+
+def pip_for_the_pi(*args: str) -> subprocess.CompletedProcess[str]:
+    """This venv's pip, with its configured index, planning for the Pi's Python and platform."""
+    target = ["--python-version", "3.11", "--implementation", "cp", "--only-binary=:all:"]
+    for platform in PI_PLATFORMS:
+        target += ["--platform", platform]
+    return subprocess.run(
+        [sys.executable, "-m", "pip", *args, *target],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+@pytest.fixture(scope="module")
+def package_index() -> None:
+    """Skip when the package index pip is configured with cannot be reached (CI without
+    network): the plan can only be made with the index's metadata. Probed once."""
+    for package in ("numpy", "opencv-python-headless"):
+        probe = pip_for_the_pi("index", "versions", package, "--timeout", "20", "--retries", "1")
+        if probe.returncode != 0:
+            why = (probe.stderr.strip().splitlines() or ["no answer"])[-1]
+            pytest.skip(f"the package index is not reachable from here ({package}): {why}")
+
+
+def numpy_wanted(metadata: dict[str, object]) -> list[str]:
+    """The package's requirements on numpy that apply on the Pi."""
+    from packaging.requirements import Requirement
+
+    wanted = []
+    for text in metadata.get("requires_dist", []) or []:  # type: ignore[union-attr]
+        requirement = Requirement(str(text))
+        if requirement.name.lower() != "numpy":
+            continue
+        if requirement.marker is None or requirement.marker.evaluate(PI_MARKERS):
+            wanted.append(str(requirement.specifier))
+    return wanted
+
+
+@pytest.mark.usefixtures("package_index")
+def test_the_pi_install_plan_keeps_bookworms_numpy(tmp_path: Path) -> None:
+    """pip's own plan (``pip install --dry-run --report``) for the project's dependencies on a
+    Pi with the install's constraints: numpy stays apt's 1.24.2, and everything planned accepts
+    it (pip picks an OpenCV that still works with numpy 1, with the class-based ArUco API).
+    Without the constraints pip would take the newest OpenCV, which needs numpy 2."""
+    from packaging.specifiers import SpecifierSet
+    from packaging.version import Version
+
+    dependencies = tomllib.loads((DEPLOY.parent / "pyproject.toml").read_text())["project"][
+        "dependencies"
+    ]
+    report = tmp_path / "plan.json"
+    planned = pip_for_the_pi(
+        "install",
+        "--dry-run",
+        "--ignore-installed",
+        "--quiet",
+        "--report",
+        str(report),
+        "--constraint",
+        str(CONSTRAINTS),
+        *dependencies,
+    )
+    assert planned.returncode == 0, planned.stderr
+    plan = {
+        item["metadata"]["name"].lower(): item["metadata"]
+        for item in json.loads(report.read_text())["install"]
+    }
+    assert plan["numpy"]["version"] == BOOKWORM_NUMPY
+    assert Version(plan["opencv-python-headless"]["version"]) >= Version("4.7")
+    for name, metadata in plan.items():
+        for specifier in numpy_wanted(metadata):
+            assert BOOKWORM_NUMPY in SpecifierSet(specifier), f"{name} wants numpy {specifier}"
+    assert not {"picamera2", "simplejpeg"} & set(plan)  # those stay apt's
+
+
+@pytest.mark.usefixtures("package_index")
+def test_the_newest_opencv_would_not_keep_bookworms_numpy(tmp_path: Path) -> None:
+    """Why the constraints are needed: what pip takes for OpenCV unconstrained asks for a numpy
+    that is not Bookworm's (numpy 2), which would shadow apt's."""
+    from packaging.specifiers import SpecifierSet
+
+    report = tmp_path / "plan.json"
+    planned = pip_for_the_pi(
+        "install",
+        "--dry-run",
+        "--ignore-installed",
+        "--no-deps",
+        "--quiet",
+        "--report",
+        str(report),
+        "opencv-python-headless>=4.7",
+    )
+    assert planned.returncode == 0, planned.stderr
+    (item,) = json.loads(report.read_text())["install"]
+    wanted = numpy_wanted(item["metadata"])
+    assert wanted and not all(BOOKWORM_NUMPY in SpecifierSet(s) for s in wanted)
 
 
 # The systemd unit --------------------------------------------------------------------------------
@@ -205,8 +395,8 @@ def test_companion_serve_accepts_the_shipped_config() -> None:
         table=None,
     )
     assert settings.database.parent.name == unit()["Service"]["StateDirectory"]
-    rules = serve_cli.demo_rules(config["demo"])
-    assert (rules.discussion_seconds, rules.command_seconds) == (240, 180)
+    rules = serve_cli.demo_options(config["demo"], games.default())
+    assert (rules["discussion_seconds"], rules["command_seconds"]) == (240, 180)
     assert config["panel"]["enabled"] is True
     assert config["serial-panel"]["enabled"] is True
 

@@ -325,12 +325,12 @@ def test_claims_change_only_by_claim_or_advance(spec: GameSpec) -> None:
 @given(game_specs)
 def test_record_replays_to_the_identical_state(spec: GameSpec) -> None:
     game = replay_spec(spec)
-    text = game.record().to_json()
+    text = GameRecord.of(game).to_json()
     first = GameRecord.from_json(text).replay()
     second = GameRecord.from_json(text).replay()
     assert first.state.to_json() == game.state.to_json()
     assert second.state.to_json() == first.state.to_json()
-    assert first.record().to_json() == text
+    assert GameRecord.of(first).to_json() == text
     # The final state also survives its own JSON round trip.
     assert State.from_dict(json.loads(game.state.to_json())).to_json() == game.state.to_json()
 
@@ -343,7 +343,7 @@ from test_properties import spec_from_dict, replay_spec
 job = json.loads(sys.stdin.read())
 replayed = GameRecord.from_json(job["record"]).replay()
 spec = spec_from_dict(job["spec"])
-again = replay_spec(spec).record().to_json()
+again = GameRecord.of(replay_spec(spec)).to_json()
 print(json.dumps({"replayed": replayed.state.to_json(), "record": again}))
 """
 
@@ -354,7 +354,7 @@ def test_records_replay_the_same_in_another_process(spec: GameSpec) -> None:
     """R2.3 across processes: string hashing (so set order) differs from one Python process to
     the next; neither the replay nor the game played from the same seed may depend on it."""
     game = replay_spec(spec)
-    text = game.record().to_json()
+    text = GameRecord.of(game).to_json()
     job = json.dumps({"record": text, "spec": spec_to_dict(spec)})
     for hash_seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}

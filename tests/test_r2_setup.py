@@ -200,7 +200,7 @@ def test_r2_3_a_recorded_game_replays_to_the_same_position():
     game.play({red: f"CLAIM {red_home}", blue: f"HOLD {blue_home}"})
     game.play({})
     game.build({})
-    text = game.record().to_json()
+    text = GameRecord.of(game).to_json()
     record = GameRecord.from_json(text)
     assert record.seed == 8
     assert record.replay().state == game.state

@@ -419,3 +419,255 @@ def test_r3_5_craft_move_through_their_carrier(board, play, craft_at):
     state = board(units=[("red", "carrier", "S1", 2)], craft=[("S1", "S2")])
     result = play(state, red="RECALL S1 S2\nDEPLOY S1 S4")
     assert craft_at(result.state) == {"S4": ["red"]}
+
+
+# R3.6 Impossible on the current board -----------------------------------------------------
+#
+# Judged on the position at the start of the turn and on the orders as written; such an order
+# is void as a whole (for a carrier, only that half, R3.2), and entry refuses it at once (R3.3).
+
+
+@pytest.mark.parametrize("occupant", ["red battleship", "blue destroyer"])
+def test_r3_6_a_move_into_a_sector_holding_a_unit_is_void(board, play, pieces, occupant):
+    """R3.6: a MOVE into a sector that holds a unit (any empire's) is impossible on the current
+    board: void, and the unit holds."""
+    colour, kind = occupant.split()
+    state = board("line", units=[("red", "destroyer", "S1"), (colour, kind, "S2")])
+    result = play(state, red="MOVE S1 S2")
+    outcome = result.outcome_for(RED, "MOVE S1 S2")
+    assert outcome.status is VOID
+    assert "S2 is occupied by" in outcome.reason and "the unit holds" in outcome.reason
+    assert_player_words(outcome.reason)
+    assert pieces(result.state)["S1"] == "red destroyer"
+
+
+def test_r3_6_a_move_is_judged_on_the_position_at_the_start_of_the_turn(board, play, pieces):
+    """R3.6: judged on the position at the start of the turn: a MOVE into a sector whose unit
+    moves out this very turn is still void."""
+    state = board("line", units=[("red", "destroyer", "S1"), ("red", "battleship", "S2")])
+    result = play(state, red="MOVE S1 S2\nMOVE S2 S3")
+    assert result.outcome_for(RED, "MOVE S1 S2").status is VOID
+    assert result.outcome_for(RED, "MOVE S2 S3").status is DONE
+    assert pieces(result.state) == {"S1": "red destroyer", "S3": "red battleship"}
+
+
+def test_r3_6_a_move_into_a_sector_holding_only_craft_is_possible(board, play, pieces):
+    """R3.6 with R4.1: only a unit makes a MOVE impossible; craft of any empire do not."""
+    state = board(
+        units=[("red", "destroyer", "S5"), ("blue", "carrier", "S9", 1)], craft=[("S9", "S6")]
+    )
+    result = play(state, red="MOVE S5 S6")
+    assert result.outcome_for(RED, "MOVE S5 S6").status is DONE
+    assert pieces(result.state)["S6"] == "red destroyer"
+
+
+def test_r3_6_a_recall_from_a_sector_without_own_craft_is_void(board, play, pieces):
+    """R3.6: a RECALL that names a sector more times than that sector holds craft of the
+    empire (once, with none there, included) is void."""
+    state = board(units=[("red", "carrier", "S5", 1), ("red", "carrier", "S9", 1)])
+    result = play(state, red="RECALL S5 S4")
+    outcome = result.outcome_for(RED, "RECALL S5 S4")
+    assert outcome.status is VOID
+    assert "you have no strike craft in S4 to recall" in outcome.reason
+    assert pieces(result.state)["S5"] == "red carrier (1 docked)"
+
+
+def test_r3_6_another_empires_craft_do_not_make_a_recall_possible(board, play):
+    """R3.6: counts only craft *of the empire* in the named sector."""
+    state = board(
+        units=[("red", "carrier", "S5", 1), ("blue", "carrier", "S3", 1)], craft=[("S3", "S6")]
+    )
+    outcome = play(state, red="RECALL S5 S6").outcome_for(RED, "RECALL S5 S6")
+    assert outcome.status is VOID and "no strike craft in S6" in outcome.reason
+
+
+def test_r3_6_a_sister_carriers_craft_make_a_recall_possible(board, play):
+    """R3.6: craft of the empire count, whichever of its carriers they belong to (R4.4)."""
+    state = board(
+        units=[("red", "carrier", "S5", 1), ("red", "carrier", "S3", 1)], craft=[("S3", "S6")]
+    )
+    outcome = play(state, red="RECALL S5 S6").outcome_for(RED, "RECALL S5 S6")
+    assert outcome.status is DONE
+
+
+def test_r3_6_a_recall_naming_a_sector_too_often_is_void_as_a_whole(board, play, pieces, craft_at):
+    """R3.6: a RECALL that names a sector more times than that sector holds craft of the empire
+    is void as a whole: not even the craft that are there come back, nor those of the other
+    sectors it names."""
+    state = board(
+        units=[("red", "carrier", "S5", 0)], craft=[("S5", "S2"), ("S5", "S4"), ("S5", "S4")]
+    )
+    result = play(state, red="RECALL S5 S4 S2 S2")
+    outcome = result.outcome_for(RED, "RECALL S5 S4 S2 S2")
+    assert outcome.status is VOID
+    assert "you have only 1 strike craft in S2 but recall 2 from there" in outcome.reason
+    assert pieces(result.state)["S5"] == "red carrier (0 docked)"
+    assert craft_at(result.state) == {"S2": ["red"], "S4": ["red", "red"]}
+
+
+def test_r3_6_a_recall_naming_exactly_the_craft_there_is_possible(board, play, pieces):
+    """R3.6: *more* times than the sector holds craft: naming each craft once is possible."""
+    state = board(units=[("red", "carrier", "S5", 0)], craft=[("S5", "S2"), ("S5", "S2")])
+    result = play(state, red="RECALL S5 S2 S2")
+    assert result.outcome_for(RED, "RECALL S5 S2 S2").status is DONE
+    assert pieces(result.state)["S5"] == "red carrier (2 docked)"
+
+
+def test_r3_6_a_recall_is_judged_on_the_position_at_the_start_of_the_turn(board, play):
+    """R3.6: judged on the position at the start of the turn: craft a DEPLOY sends into a
+    sector this turn (step 5, after recalls) do not make a RECALL from there possible."""
+    state = board(units=[("red", "carrier", "S5", 2), ("red", "carrier", "S3", 1)])
+    result = play(state, red="DEPLOY S3 S6\nRECALL S5 S6")
+    assert result.outcome_for(RED, "RECALL S5 S6").status is VOID
+    assert result.outcome_for(RED, "DEPLOY S3 S6").status is DONE
+
+
+def test_r3_6_a_deploy_of_more_craft_than_are_docked_is_void_as_a_whole(
+    board, play, pieces, craft_at
+):
+    """R3.6: a DEPLOY that lists more sectors than the carrier's docked craft is void as a
+    whole: not even the docked craft go out."""
+    state = board(units=[("red", "carrier", "S5", 2)])
+    result = play(state, red="DEPLOY S5 S2 S4 S6")
+    outcome = result.outcome_for(RED, "DEPLOY S5 S2 S4 S6")
+    assert outcome.status is VOID
+    assert "this carrier has 2 craft docked, so it cannot deploy 3" in outcome.reason
+    assert pieces(result.state)["S5"] == "red carrier (2 docked)"
+    assert craft_at(result.state) == {}
+
+
+def test_r3_6_a_deploy_counts_the_craft_its_own_recall_names(board, play, craft_at):
+    """R3.6: the carrier's docked craft plus the craft its own RECALL names."""
+    state = board(units=[("red", "carrier", "S5", 1)], craft=[("S5", "S2"), ("S5", "S4")])
+    result = play(state, red="RECALL S5 S2 S4\nDEPLOY S5 S6 S6 S8")
+    assert result.outcome_for(RED, "DEPLOY S5 S6 S6 S8").status is DONE
+    assert craft_at(result.state) == {"S6": ["red", "red"], "S8": ["red"]}
+    too_many = play(state, red="RECALL S5 S2\nDEPLOY S5 S6 S6 S8")
+    outcome = too_many.outcome_for(RED, "DEPLOY S5 S6 S6 S8")
+    assert outcome.status is VOID
+    assert "1 craft docked and recalls 1, so it cannot deploy 3" in outcome.reason
+    assert too_many.outcome_for(RED, "RECALL S5 S2").status is DONE  # only that half (R3.2)
+
+
+def test_r3_6_a_void_recall_adds_nothing_to_its_deploy(board, play, pieces, craft_at):
+    """R3.6: the craft its own RECALL names count only when that RECALL is not void; the
+    DEPLOY is then void too, and each half reports its own reason."""
+    state = board(units=[("red", "carrier", "S5", 1)], craft=[("S5", "S2")])
+    result = play(state, red="RECALL S5 S2 S4\nDEPLOY S5 S6 S8")
+    assert result.outcome_for(RED, "RECALL S5 S2 S4").status is VOID
+    deploy = result.outcome_for(RED, "DEPLOY S5 S6 S8")
+    assert deploy.status is VOID
+    assert "this carrier has 1 craft docked, so it cannot deploy 2" in deploy.reason
+    assert pieces(result.state)["S5"] == "red carrier (1 docked)"
+    assert craft_at(result.state) == {"S2": ["red"]}
+
+
+def test_r3_6_a_replaced_recall_adds_nothing_to_the_deploy(board, play):
+    """R3.6 with R3.2: only the RECALL that stands is the carrier's own RECALL."""
+    state = board(units=[("red", "carrier", "S5", 0)], craft=[("S5", "S2"), ("S5", "S4")])
+    result = play(state, red="RECALL S5 S2 S4\nRECALL S5 S2\nDEPLOY S5 S6 S8")
+    assert result.outcome_for(RED, "RECALL S5 S2 S4").status is REPLACED
+    deploy = result.outcome_for(RED, "DEPLOY S5 S6 S8")
+    assert deploy.status is VOID and "recalls 1, so it cannot deploy 2" in deploy.reason
+
+
+def test_r3_6_a_deploy_is_judged_on_the_orders_as_written(board, play, pieces, craft_at):
+    """R3.6: judged on the orders as written: a DEPLOY counting a craft its RECALL names is
+    not void when another carrier takes that craft (R4.4); the craft that never came back
+    fails at step 5 and the others go out."""
+    state = board(
+        units=[("red", "carrier", "S5", 1), ("red", "carrier", "S3", 1)], craft=[("S3", "S2")]
+    )
+    result = play(state, red="RECALL S5 S2\nDEPLOY S5 S4 S8\nRECALL S3 S2")
+    assert result.outcome_for(RED, "RECALL S3 S2").status is DONE  # its own carrier (R4.4)
+    deploy = result.outcome_for(RED, "DEPLOY S5 S4 S8")
+    assert deploy.status is OutcomeStatus.PARTIAL
+    assert "no craft was left docked to send to S8" in deploy.reason
+    assert craft_at(result.state) == {"S4": ["red"]}
+
+
+def test_r3_6_entry_refuses_an_impossible_order_at_once(board):
+    """R3.6 with R3.3: entry interfaces refuse such an order at once, with its reason, and
+    accept the same sheet once it is possible."""
+    from companion.local_cluster.game import Game
+    from companion.local_cluster.session import LocalClusterSession
+    from companion.service.session import SubmissionError
+
+    state = board(
+        units=[
+            ("red", "carrier", "S5", 1),
+            ("red", "destroyer", "S1"),
+            ("blue", "destroyer", "S4"),
+        ],
+        craft=[("S5", "S2")],
+    )
+    session = LocalClusterSession(Game(state, seed=1))
+    with pytest.raises(SubmissionError) as refused:
+        session.check_submission(1, "RECALL S5 S2 S2\nDEPLOY S5 S6 S8 S8")
+    assert refused.value.reasons == (
+        "line 1: you have only 1 strike craft in S2 but recall 2 from there",
+        "line 2: this carrier has 1 craft docked, so it cannot deploy 3",
+    )
+    with pytest.raises(SubmissionError, match="S4 is occupied by Blue's destroyer"):
+        session.check_submission(1, "MOVE S1 S4")
+    assert session.check_submission(1, "recall s5 s2\ndeploy s5 s6 s8") == (
+        "RECALL S5 S2\nDEPLOY S5 S6 S8"
+    )
+
+
+# R3.7 White space and the length of a line ------------------------------------------------
+
+
+def test_r3_7_the_line_length_limit_is_at_least_200_characters():
+    """R3.7: a line's length limit, if the engine has one, is at least 200 characters."""
+    from companion.local_cluster.orders import MAX_LINE_LENGTH
+
+    assert MAX_LINE_LENGTH >= 200
+    text = "ADVANCE S20 " + "S35".rjust(MAX_LINE_LENGTH - len("ADVANCE S20 "))
+    assert len(text) == MAX_LINE_LENGTH
+    assert Order.parse(text) == Order.parse("ADVANCE S20 S35")
+
+
+@pytest.mark.parametrize(
+    "padded",
+    [
+        "ADVANCE S20 S35" + " " * 191,
+        " " * 191 + "ADVANCE S20 S35",
+        "\t" * 100 + "ADVANCE S20 S35" + " \t" * 100,
+        "ADVANCE S20 S35" + "\u3000" * 300,
+    ],
+    ids=["trailing", "leading", "tabs-both-sides", "ideographic-space"],
+)
+def test_r3_7_white_space_around_a_line_is_ignored_before_the_length_limit(padded):
+    """R3.7: white space around a line is ignored before any limit on a line's length is
+    applied (an order padded past 200 characters is read, not void)."""
+    assert len(padded) > 200
+    assert Order.parse(padded) == Order.parse("ADVANCE S20 S35")
+    sheet = OrderSheet.parse(f"HOLD S1\n{padded}\n")
+    assert sheet.errors == ()
+    assert sheet.orders == (Order.parse("HOLD S1"), Order.parse("ADVANCE S20 S35"))
+
+
+def test_r3_7_a_padded_order_is_carried_out(board, play, pieces):
+    """R3.7: the padded line `ADVANCE S20 S35` + 191 spaces is an order like any other."""
+    state = board([("S20", "S35")], units=[("red", "destroyer", "S20")])
+    text = "ADVANCE S20 S35" + " " * 191
+    result = play(state, red=text)
+    assert result.outcome_for(RED, "ADVANCE S20 S35").status is DONE
+    assert pieces(result.state) == {"S35": "red destroyer"}
+
+
+def test_r3_7_what_is_left_after_stripping_is_still_limited(board, play):
+    """R3.7: the limit still holds for the line itself; the error names the column where the
+    line went past it, counted in the line as written."""
+    from companion.local_cluster.orders import MAX_LINE_LENGTH
+
+    inner = "ADVANCE S20" + " " * MAX_LINE_LENGTH + "S35"
+    with pytest.raises(OrderSyntaxError) as raised:
+        Order.parse("    " + inner + "   ")
+    error = raised.value
+    assert f"a line of at most {MAX_LINE_LENGTH} characters" in str(error)
+    assert error.column == 4 + MAX_LINE_LENGTH + 1
+    state = board([("S20", "S35")], units=[("red", "destroyer", "S20")])
+    (outcome,) = play(state, red=inner).outcomes
+    assert outcome.status is VOID and "at most 200 characters" in outcome.reason

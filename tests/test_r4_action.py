@@ -346,8 +346,8 @@ def test_r4_4_own_craft_come_back_before_a_sister_carriers(board, play):
 
 
 def test_r4_4_two_carriers_recalling_one_craft(board, play, craft_at):
-    """R4.4 (where the engine had to choose): each craft comes back once; recalls resolve in
-    sector order, so the carrier in the lower-numbered sector gets a craft both recall."""
+    """R4.4: When several carriers recall the same craft, its own carrier takes it if it is one
+    of them; otherwise the recalling carrier in the lowest-numbered sector does."""
     state = board(
         units=[
             ("red", "carrier", "S4", 1),
@@ -356,12 +356,90 @@ def test_r4_4_two_carriers_recalling_one_craft(board, play, craft_at):
         ],
         craft=[("S2", "S5")],
     )
-    result = play(state, red="RECALL S4 S5\nRECALL S6 S5")
+    result = play(state, red="RECALL S6 S5\nRECALL S4 S5")
     assert result.outcome_for(RED, "RECALL S4 S5").status is DONE
     failed = result.outcome_for(RED, "RECALL S6 S5")
     assert failed.status is FAILED
     assert "no craft of yours was left in S5 to recall" in failed.reason
     assert result.state.unit_at["S4"].docked == 2
+    assert craft_at(result.state) == {}
+
+
+def test_r4_4_its_own_carrier_takes_a_craft_two_carriers_recall(board, play, craft_at):
+    """R4.4: When several carriers recall the same craft, its own carrier takes it if it is one
+    of them (the issue's case: the craft in S16 belongs to the carrier in S39, and S30, the
+    lower-numbered sector, recalls it too)."""
+    state = board(
+        [("S16", "S30"), ("S16", "S39")],
+        units=[("red", "carrier", "S39", 1), ("red", "carrier", "S30", 1)],
+        craft=[("S39", "S16")],
+    )
+    result = play(state, red="RECALL S39 S16\nRECALL S30 S16")
+    assert result.outcome_for(RED, "RECALL S39 S16").status is DONE
+    lost = result.outcome_for(RED, "RECALL S30 S16")
+    assert lost.status is FAILED
+    assert "no craft of yours was left in S16 to recall" in lost.reason
+    after = result.state
+    assert (after.unit_at["S39"].docked, after.unit_at["S30"].docked) == (2, 1)
+    assert craft_at(after) == {}
+
+
+def test_r4_4_each_carrier_takes_its_own_craft_from_a_shared_sector(board, play, craft_at):
+    """R4.4: its own carrier takes it: two carriers recalling one craft each from a sector
+    holding one craft of each get their own back, whatever their sector numbers."""
+    state = board(
+        units=[("red", "carrier", "S4", 2), ("red", "carrier", "S6", 2)],
+        craft=[("S6", "S5"), ("S4", "S5")],
+    )
+    result = play(state, red="RECALL S4 S5\nRECALL S6 S5")
+    after = result.state
+    assert after.craft == ()
+    assert (after.unit_at["S4"].docked, after.unit_at["S6"].docked) == (3, 3)
+    assert after.craft_owned(after.unit_at["S4"].id) == 3
+    assert after.craft_owned(after.unit_at["S6"].id) == 3
+
+
+def test_r4_4_a_craft_its_own_carrier_does_not_want_goes_to_the_lowest_sector(
+    board, play, craft_at
+):
+    """R4.4: its own carrier takes the craft it names; a craft of that carrier that its RECALL
+    leaves out is recalled by the other carriers like any other, the lowest-numbered sector's
+    first."""
+    state = board(
+        units=[
+            ("red", "carrier", "S6", 1),
+            ("red", "carrier", "S4", 1),
+            ("red", "carrier", "S8", 1),
+        ],
+        craft=[("S6", "S5"), ("S6", "S5")],
+    )
+    result = play(state, red="RECALL S8 S5\nRECALL S6 S5\nRECALL S4 S5")
+    after = result.state
+    assert result.outcome_for(RED, "RECALL S6 S5").status is DONE
+    assert result.outcome_for(RED, "RECALL S4 S5").status is DONE
+    assert result.outcome_for(RED, "RECALL S8 S5").status is FAILED
+    assert [after.unit_at[s].docked for s in ("S4", "S6", "S8")] == [2, 2, 1]
+    assert after.craft_owned(after.unit_at["S6"].id) == 2
+    assert craft_at(after) == {}
+
+
+def test_r4_4_a_full_carrier_leaves_the_craft_to_the_next_one(board, play, craft_at):
+    """R4.4 with "capacity is never exceeded": when the lowest-numbered recalling carrier has no
+    room, the next recalling carrier by sector number takes the craft (where the engine had to
+    choose: see docs/rules.md)."""
+    state = board(
+        units=[
+            ("red", "carrier", "S4", 3),
+            ("red", "carrier", "S6", 1),
+            ("red", "carrier", "S2", 0),
+        ],
+        craft=[("S2", "S5")],
+    )
+    result = play(state, red="RECALL S4 S5\nRECALL S6 S5")
+    full = result.outcome_for(RED, "RECALL S4 S5")
+    assert full.status is FAILED and "this carrier already has 3 craft" in full.reason
+    assert result.outcome_for(RED, "RECALL S6 S5").status is DONE
+    assert result.state.unit_at["S6"].docked == 2
     assert craft_at(result.state) == {}
 
 

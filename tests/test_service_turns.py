@@ -192,3 +192,35 @@ def test_a_panel_lights_the_acting_seat_and_its_press_means_done(service: TableS
             assert panel.shown.seat(1).light is SeatLight.OFF
     finally:
         factory.reset()
+
+
+def test_a_move_the_camera_saw_is_entered_for_the_seat_to_confirm(service: TableService) -> None:
+    table_id = seated(service)
+    seen = {cell: "" for cell in noughts.CELLS} | {"b2": "X"}
+    result = service.report_scan(table_id, seen)
+    assert (result["moves"], result["entered"]) == (["b2"], "b2")
+    assert service.view(table_id)["seats"][0]["submitted"]
+    entries = len(service.storage.load(table_id).entries)
+    service.report_scan(table_id, seen)  # the same picture again stores nothing new
+    assert len(service.storage.load(table_id).entries) == entries
+    service.set_ready(table_id, 1)  # "done" on the panel
+    assert service.view(table_id)["game"]["board"] == {"b2": "X"}
+
+
+def test_unknown_cells_leave_a_choice_and_an_impossible_change_is_reported(
+    service: TableService,
+) -> None:
+    table_id = seated(service)
+    play(service, table_id, "b2")
+    unsure = {cell: "" for cell in noughts.CELLS} | {"b2": "X", "a1": "?", "c3": "?"}
+    result = service.report_scan(table_id, unsure)
+    assert (result["moves"], result["entered"]) == (["a1", "c3"], None)
+    assert not service.view(table_id)["seats"][1]["submitted"]
+    moved = {cell: "" for cell in noughts.CELLS} | {"a1": "X"}  # the X went from b2 to a1
+    result = service.report_scan(table_id, moved)
+    assert result["entered"] is None
+    assert [d["message"] for d in result["discrepancies"]] == [
+        "a1: expected empty, saw X",
+        "b2: expected X, saw empty",
+    ]
+    assert service.view(table_id)["scan"]["moves"] == []

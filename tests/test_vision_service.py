@@ -223,3 +223,30 @@ def test_scan_refuses_a_picture_too_large(run, picture: Path, monkeypatch) -> No
     monkeypatch.setattr(vision.sources, "MAX_PIXELS", 1000)
     done = run("scan", picture)
     assert done.code == 2 and "more than 1000 pixels" in done.err
+
+
+def test_scan_names_the_expected_tiles_it_did_not_find(run, picture: Path) -> None:
+    done = run("scan", picture, "--expect", "S1-S48")
+    assert done.code == 0, done.err
+    assert "not found" not in done.out
+    done = run("scan", picture, "--expect", "S1-S50")
+    assert done.code == 2 and "S49 has no tile in the kit" in done.err
+
+
+def test_scan_against_a_record_lists_what_differs(run, tmp_path: Path) -> None:
+    from companion.local_cluster.game import Game
+    from companion.local_cluster.generation import random_setup
+    from companion.local_cluster.record import GameRecord
+
+    state = random_setup(11, 3)
+    record = tmp_path / "game.json"
+    record.write_text(GameRecord.of(Game(state, seed=11)).to_json())
+    same = tmp_path / "same.png"
+    cv2.imwrite(str(same), render(state, Conditions(seed=2)).image)
+    done = run("scan", same, "--record", record)
+    assert done.code == 0, done.err
+    assert "differs" not in done.out and "not found" not in done.out
+    other = tmp_path / "other.png"
+    cv2.imwrite(str(other), render(sample_state(3), Conditions(seed=2)).image)
+    done = run("scan", other, "--record", record)
+    assert "differs: " in done.out and "a tile not in this game" in done.out

@@ -6,7 +6,8 @@ import numpy as np
 
 from companion.local_cluster.atoms import Colour
 from companion.local_cluster.board_scan import BoardScan, SlotReading, SlotState, TileReading
-from vision.settle import majority, settled
+from vision.local_cluster.combine import majority
+from vision.settle import settled
 
 
 def _tile(colour: Colour | None) -> TileReading:
@@ -38,3 +39,12 @@ def test_a_slot_reading_counts_only_when_most_frames_agree() -> None:
 def test_a_tile_seen_in_too_few_frames_is_left_out() -> None:
     red = _tile(Colour.RED)
     assert majority([BoardScan((red,), ()), BoardScan((), ()), BoardScan((), ())]).tiles == ()
+
+
+def test_a_value_is_agreed_only_by_more_than_half_of_the_frames() -> None:
+    from vision.settle import agreed
+
+    assert agreed(["red", "red", "blue"], 3) == "red"
+    assert agreed(["red", "blue"], 3) is None  # the third frame could not tell
+    assert agreed(["red", "red"], 4) is None
+    assert agreed([], 1) is None

@@ -14,12 +14,13 @@ from flask.testing import FlaskClient
 from test_web_routes import Phone, _first_message, refused, state
 from web_helpers import make_app
 
+from companion.cosmic.afnotation import parse_plain_af
 from companion.cosmic.diplomacy.geography import UnitType
 from companion.cosmic.diplomacy.rules import Unit
 from companion.cosmic.session import CosmicClusterSession
 from companion.local_cluster.settings import HouseRules
 from companion.service import TableService
-from web.games.cosmic_cluster import arrow_ends, changed_centres, cluster_svg
+from web.games.cosmic_cluster import arrow_ends, changed_centres, cluster_svg, retreat_choices
 
 
 @pytest.fixture
@@ -404,6 +405,23 @@ def test_an_illegal_retreat_is_refused(
     assert state(service, table_id) == before
 
 
+@pytest.mark.parametrize("cargo", ["", " (P2 army)"])
+def test_c4_2_the_retreat_form_writes_an_af_retreat_the_game_reads(cargo: str) -> None:
+    """C4.2: a dislodged A/F (its own army or another power's aboard) is offered its sea
+    retreats as `A/F x -> y` lines, which the game reads (not the display text of the unit)."""
+    you = {
+        "retreats": [
+            {"unit": f"P1: A/F castor-o{cargo}", "region": "castor-o", "options": ["castor-b"]}
+        ]
+    }
+    (choice,) = retreat_choices(you)
+    lines = [line for line, _ in choice["options"]]
+    assert lines == ["A/F castor-o -> castor-b", "A/F castor-o disband"]
+    for line in lines:
+        order, af = parse_plain_af(line)
+        assert af and order.region == "castor-o"
+
+
 @pytest.fixture
 def winter(
     retreating: tuple[Phone, Phone], service: TableService, table_id: str
@@ -550,7 +568,7 @@ def test_the_host_page_of_a_cosmic_table_shows_its_rules_and_the_cosmic_correcti
     page = client.get(f"/t/{table_id}/host").get_data(as_text=True)
     assert "PLACE P1 A/F vega-o" in page and "CLAIM vega-3 P2" in page
     assert "MINERALS" not in page and "not available" not in page
-    assert '<option value="cosmic-cluster" selected>' in page and "command seconds" in page
+    assert '<option value="cosmic-cluster" selected>' in page and "<dt>Orders</dt>" in page
 
 
 def _started(service: TableService, table_id: str) -> str:

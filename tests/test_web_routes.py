@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from web_helpers import csrf_of, join, join_link, make_app, new_table
+from web_helpers import Phone, csrf_of, join_link, make_app, new_table, refused
 
 from companion.service import FakeClock, TableService
 from web.errors import CSRF_MESSAGE, RATE_MESSAGE
@@ -26,29 +26,6 @@ def app(service: TableService) -> Flask:
 @pytest.fixture
 def table_id(service: TableService) -> str:
     return new_table(service)[0]
-
-
-class Phone:
-    """One browser: its own cookies and its CSRF token."""
-
-    def __init__(self, app: Flask, table_id: str) -> None:
-        self.app = app
-        self.client: FlaskClient = app.test_client()
-        self.table_id = table_id
-        self.token = ""
-
-    def join(self, seat: int, name: str) -> Phone:
-        self.token = join(self.app, self.client, self.table_id, seat, name)
-        return self
-
-    def post(self, path: str, **kwargs: Any) -> Any:
-        headers = kwargs.pop("headers", {})
-        headers.setdefault("X-CSRFToken", self.token)
-        headers.setdefault("Accept", "application/json")
-        return self.client.post(f"/t/{self.table_id}{path}", headers=headers, **kwargs)
-
-    def get(self, path: str) -> Any:
-        return self.client.get(f"/t/{self.table_id}{path}")
 
 
 @pytest.fixture
@@ -81,14 +58,6 @@ def unchanged(service: TableService, table_id: str) -> Iterator[None]:
     before = state(service, table_id)
     yield
     assert state(service, table_id) == before
-
-
-def refused(response: Any, status: int, words: str) -> None:
-    assert response.status_code == status, response.get_data(as_text=True)
-    page = html.unescape(response.get_data(as_text=True))
-    body = response.get_json() if response.is_json else {"error": page}
-    text = " ".join([body["error"], *body.get("reasons", [])])
-    assert words in text, text
 
 
 # The table screen ------------------------------------------------------------------------
@@ -429,12 +398,20 @@ def test_the_host_corrects_the_board_and_undoes_it(
     assert "S12" not in service.view(table_id)["game"]["state"]["claims"]
 
 
-def test_the_host_page_shows_the_house_rules_and_exports_the_record(
+def test_the_host_page_says_the_house_rules_in_words_and_exports_the_record(
     host: tuple[FlaskClient, str],
 ) -> None:
     client, table_id = host
     page = client.get(f"/t/{table_id}/host").get_data(as_text=True)
-    assert "turn limit" in page and "command seconds" in page
+    rules = page.split("House rules of this table")[1].split("</dl>")[0]
+    for title, words in [
+        ("Support reaches", "adjacent sectors only"),
+        ("An advance into an empty sector claims it", "yes"),
+        ("Turn limit", "3"),
+        ("Orders", "10 minutes"),  # web_helpers.new_table: 600 s
+    ]:
+        assert f"<dt>{title}</dt><dd>{words} " in rules, title
+    assert "True" not in rules and "_seconds" not in rules and "command" not in rules
     record = client.get(f"/t/{table_id}/host/export")
     assert record.is_json and record.get_json()["format"]
 
@@ -632,7 +609,7 @@ def test_the_host_creates_a_new_table_with_house_rules(
     ("change", "status", "words"),
     [
         ({"players": "9"}, 409, "Local Cluster is for 2 to 8 players, not 9"),
-        ({"turn_limit": "0"}, 400, "turn_limit must be at least 1 turn"),
+        ({"turn_limit": "0"}, 400, "Check the house rules: Turn limit: at least 1, not 0"),
         ({"command_seconds": "soon"}, 400, "Check the house rules"),
         ({"support_range": "far"}, 400, "Check the house rules"),
         ({"name": " "}, 409, "the table name is empty"),

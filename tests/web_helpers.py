@@ -3,6 +3,7 @@ and a client that acts like a phone (joins a seat, sends forms with their CSRF t
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -68,6 +69,37 @@ def join(app: Flask, client: FlaskClient, table_id: str, seat: int, name: str) -
 
 @contextmanager
 def live_server(app: Flask) -> Iterator[str]:
-    """The app on a real waitress server on a free port, in a thread; yields its base URL."""
+    """The app on the real server (uvicorn, web/serving.py) on a free port, in a thread; yields its base URL."""
     with BackgroundServer(app) as server:
         yield server.url
+
+
+class Phone:
+    """One browser: its own cookies and its CSRF token."""
+
+    def __init__(self, app: Flask, table_id: str) -> None:
+        self.app = app
+        self.client: FlaskClient = app.test_client()
+        self.table_id = table_id
+        self.token = ""
+
+    def join(self, seat: int, name: str) -> Phone:
+        self.token = join(self.app, self.client, self.table_id, seat, name)
+        return self
+
+    def post(self, path: str, **kwargs: Any) -> Any:
+        headers = kwargs.pop("headers", {})
+        headers.setdefault("X-CSRFToken", self.token)
+        headers.setdefault("Accept", "application/json")
+        return self.client.post(f"/t/{self.table_id}{path}", headers=headers, **kwargs)
+
+    def get(self, path: str) -> Any:
+        return self.client.get(f"/t/{self.table_id}{path}")
+
+
+def refused(response: Any, status: int, words: str) -> None:
+    assert response.status_code == status, response.get_data(as_text=True)
+    page = html.unescape(response.get_data(as_text=True))
+    body = response.get_json() if response.is_json else {"error": page}
+    text = " ".join([body["error"], *body.get("reasons", [])])
+    assert words in text, text

@@ -8,10 +8,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response, send_from_directory
+from jinja2 import ChoiceLoader
 
 from companion.service import Storage, TableService
 from web import errors, live, security
+from web.games import GameTemplates, static_folder_of
 from web.views import host, seat, table
 
 SECRET_KEY_BYTES = 32
@@ -56,6 +58,19 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(table.bp)
     app.register_blueprint(seat.bp)
     app.register_blueprint(host.bp)
+    # A game's pages may come from outside this package, with their own templates and files.
+    app.jinja_loader = ChoiceLoader([app.jinja_loader, GameTemplates()])  # type: ignore[list-item]
+
+    @app.get("/games/<game>/static/<path:filename>")
+    def game_static(game: str, filename: str) -> Response:
+        return send_from_directory(static_folder_of(game), filename)
+
+    @app.get("/favicon.ico")
+    def favicon() -> Response:
+        return send_from_directory(
+            Path(app.root_path) / "static", "favicon.ico", mimetype="image/vnd.microsoft.icon"
+        )
+
     return app
 
 

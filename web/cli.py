@@ -23,22 +23,18 @@ from companion.service.storage import default_path
 
 if TYPE_CHECKING:
     from companion.cli import Subcommands
-    from companion.local_cluster.settings import HouseRules
+    from companion.games import Game
     from companion.service import TableService
 
 DEFAULT_THREADS = 16
 """Worker threads that answer requests (orders, ready presses, pages, the host's controls).
 Live streams take none: they run on the server's event loop (web/asgi.py)."""
 
-DEMO_DEFAULTS: Mapping[str, Any] = {
-    "name": "Demo table",
-    "players": 2,
-    "turn_limit": 6,
-    "discussion_seconds": 30,
-    "command_seconds": 120,
-    "retreat_seconds": 45,
-    "build_seconds": 90,
-}
+DEMO_DEFAULTS: Mapping[str, Any] = {"name": "Demo table", "players": 2}
+"""The demo table's own settings; its house rules are the game's short demo (its web pages'
+``demo_options``), then any of the game's house rules ``[demo]`` names."""
+
+DEMO_KEYS = ("name", "players", "seed", "game", "turn_clock", "turn_seconds")
 
 _HELP = """\
 Serve the table screen, the phones and the host controls on this machine's network.
@@ -47,7 +43,9 @@ The config file (TOML) may hold:
   [server]  host, port, threads, database (the table database's path), demo (true: as
             --demo), table (pins the table the attachments serve; without it they follow
             each new table, or the one whose host page claims them); the options win
-  [demo]    name, game, players, seed, turn_limit, *_seconds: the table --demo creates
+  [demo]    name, game, players, seed, and the game's house rules (turn_limit,
+            command_seconds ...; turn_clock and turn_seconds for a game played in turns):
+            the table --demo creates
   [NAME]    one section per attachment (camera, panel ...): enabled = true starts it,
             the rest of the section is its own configuration.
 With --demo the installed attachments start unless their section says enabled = false (those
@@ -75,8 +73,9 @@ def register(commands: Subcommands) -> None:
     serve.add_argument("--demo", action="store_true", help="create a demo table if there is none")
     serve.add_argument(
         "--demo-game",
-        choices=("local-cluster", "cosmic-cluster"),
-        help="the game of the demo table (default local-cluster, or [demo] game)",
+        metavar="NAME",
+        help="the game of the demo table, a registered game's name (default: the family's "
+        "flagship, or [demo] game); implies --demo",
     )
     serve.set_defaults(handler=_serve)
 
@@ -128,12 +127,24 @@ def check_server_section(config: Mapping[str, Any]) -> None:
             raise CommandError(f"[server] {key} must be a non-empty string, not {value!r}")
     if "demo" in section and not isinstance(section["demo"], bool):
         raise CommandError(f"[server] demo must be true or false, not {section['demo']!r}")
-    known = (*DEMO_DEFAULTS, "seed", "game")
-    for key in config.get("demo", {}):
+    demo = config.get("demo", {})
+    game = _demo_game(demo.get("game"))
+    known = (*DEMO_KEYS, *(rule.name for rule in game.house_rules))
+    for key in demo:
         if key not in known:
             raise CommandError(
                 f"[demo] {key}: unknown setting; the settings are {', '.join(known)}"
             )
+
+
+def _demo_game(name: Any) -> Game:
+    """The demo table's game (a registered one), or a CommandError listing them."""
+    from companion import games
+
+    try:
+        return games.default() if name is None else games.get(str(name))
+    except games.UnknownGameError as err:
+        raise CommandError(f"[demo] game / --demo-game: {err}") from None
 
 
 def _database(config: Mapping[str, Any], given: Path | None) -> Path:
@@ -165,7 +176,10 @@ class ServerSettings:
 def server_settings(config: Mapping[str, Any], args: argparse.Namespace) -> ServerSettings:
     """Check ``[server]`` and combine it with the options; a bad value names its key."""
     check_server_section(config)
-    demo_rules(config.get("demo", {}))
+    demo = config.get("demo", {})
+    given = getattr(args, "demo_game", None)
+    game = _demo_game(given if given is not None else demo.get("game"))
+    demo_options(demo, game)
     port = _setting(config, "port", args.port, 8000, int)
     threads = _setting(config, "threads", args.threads, DEFAULT_THREADS, int)
     return ServerSettings(
@@ -207,15 +221,33 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
-def demo_rules(section: Mapping[str, Any]) -> HouseRules:
-    """The house rules of the table ``[demo]`` describes; a bad value is a CommandError."""
-    from companion.errors import CompanionError
-    from companion.local_cluster.settings import HouseRules
+def demo_options(section: Mapping[str, Any], game: Game) -> dict[str, Any]:
+    """The house rules of the demo table ``[demo]`` describes: the game's short demo
+    (its web pages' ``demo_options``), then ``[demo]``'s; a bad value is a CommandError."""
+    from web.errors import PageError
+    from web.games import pages_for
 
-    settings = {**DEMO_DEFAULTS, **section}
-    rules_keys = ("turn_limit", "discussion_seconds", "command_seconds", "retreat_seconds")
     try:
-        return HouseRules(**{k: settings[k] for k in (*rules_keys, "build_seconds")})
+        options = dict(pages_for(game.name).demo_options)
+    except PageError:
+        options = {}
+    for rule in game.house_rules:
+        if rule.name in section:
+            try:
+                options[rule.name] = rule.parse(section[rule.name])
+            except ValueError as err:
+                raise CommandError(f"[demo]: {err}") from None
+    return options
+
+
+def demo_clock(section: Mapping[str, Any]) -> Any:
+    """The demo table's turn clock (``[demo] turn_clock`` and ``turn_seconds``), if any."""
+    from companion.errors import CompanionError
+    from companion.service.clock import TurnClock
+
+    mode = section.get("turn_clock", "none")
+    try:
+        return TurnClock(str(mode), int(section.get("turn_seconds", 0)))
     except (CompanionError, TypeError, ValueError) as err:
         raise CommandError(f"[demo]: {err}") from None
 
@@ -225,21 +257,25 @@ def demo_table(
 ) -> tuple[str, str | None]:
     """The demo table: a new one if the database has none (with its host secret)."""
     from companion.errors import CompanionError
+    from companion.games import Play
 
     existing = service.table_ids()
     if existing:
         return existing[-1], None
     settings = {**DEMO_DEFAULTS, **section}
-    if game is not None:
-        settings["game"] = game
-    rules = demo_rules(section)
+    info = _demo_game(game if game is not None else settings.get("game"))
+    options = demo_options(section, info)
+    clock = demo_clock(section) if info.play is Play.TURNS else None
+    low, high = info.players
+    players = settings["players"] if "players" in section else min(max(2, low), high)
     try:
         return service.create_table(
             str(settings["name"]),
-            int(settings["players"]),
+            int(players),
             seed=settings.get("seed"),
-            options=rules.to_dict(),
-            game=str(settings["game"]) if settings.get("game") else None,
+            options=options,
+            game=info.name,
+            turn_clock=clock,
         )
     except (CompanionError, TypeError, ValueError) as err:
         raise CommandError(f"[demo]: {err}") from None

@@ -6,6 +6,7 @@ whenever the table changes, so a page that reconnects simply gets the current pa
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from typing import Any
@@ -16,8 +17,10 @@ from markupsafe import Markup
 
 from companion.service.indicators import Indicators, indicators
 from companion.service.session import Stage, StageKind
-from web.games import pages_for
+from web.games import GamePages, pages_for, static_url
 from web.security import invitation, service
+
+NO_COLOUR = "#888888"
 
 
 def game_of(table_id: str) -> str:
@@ -54,11 +57,50 @@ def join_links(table_id: str, view: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def common(view: dict[str, Any]) -> dict[str, Any]:
+    """What every panel gets before the game's own context (which may replace any of it)."""
     return {
         "view": view,
         "stage_title": view["stage_info"]["title"],
         "remaining": view["remaining"],
         "scan": view.get("scan"),
+        "seat_colour": lambda seat: NO_COLOUR,
+        "seat_side": lambda seat: "",
+        "turn": turn_context(view) if view["play"] == "turns" else None,
+    }
+
+
+def clock_text(seconds: float | None) -> str:
+    """``4:05`` (minutes and seconds, rounded up as the screens' clocks are)."""
+    if seconds is None:
+        return ""
+    whole = max(0, math.ceil(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def turn_context(view: dict[str, Any]) -> dict[str, Any]:
+    """The shared parts of a turn-taking game's screens: whose turn it is, the move waiting
+    for its "done" (``view["pending"]``), the moves the camera could not tell apart
+    (``view["scan"]["moves"]``), and each seat's chess-clock time (``view["banks"]``)."""
+    acting = view.get("acting")
+    seats = {s["seat"]: s for s in view["seats"]}
+    scan = view.get("scan") or {}
+    pending = view.get("pending")
+    candidates = list(scan.get("moves") or []) if acting is not None and not pending else []
+    clock = view.get("turn_clock") or {"mode": "none", "seconds": 0}
+    times: dict[int, str] = {}
+    if clock["mode"] == "player":
+        for number in seats:
+            if number == acting:
+                left = view["remaining"]
+            else:
+                left = view["banks"].get(str(number), clock["seconds"])
+            times[number] = clock_text(left)
+    return {
+        "acting": seats.get(acting) if acting is not None else None,
+        "pending": pending,
+        "candidates": candidates if len(candidates) > 1 else [],
+        "clock_mode": clock["mode"],
+        "times": times,
     }
 
 
@@ -70,9 +112,12 @@ the ticks in between); a change to the table renders it again at once."""
 _render_lock = threading.Lock()
 
 
-def _version(table_id: str) -> int:
+def _version(table_id: str) -> tuple[int, float | None]:
+    """Changes whenever a panel can look different: a log entry, or a new camera scan (not
+    stored, so not in the log)."""
     with service().lock:
-        return service().table(table_id).seq
+        scan = service().scans.get(table_id)
+        return service().table(table_id).seq, None if scan is None else scan["at"]
 
 
 def board_version(table_id: str) -> tuple[int, int]:
@@ -91,7 +136,7 @@ def table_panel(table_id: str) -> str:
 
 def table_panel_and_lights(table_id: str) -> tuple[str, Indicators]:
     """The shared panel and the panel lights it shows (for the streams' buzzer cues)."""
-    cache: dict[str, tuple[int, float, str, Indicators]] = current_app.extensions.setdefault(
+    cache: dict[str, tuple[Any, float, str, Indicators]] = current_app.extensions.setdefault(
         "companion_panels", {}
     )
     with _render_lock:  # the first stream renders; the others wait and share it
@@ -114,7 +159,7 @@ def led_colour(colour: tuple[float, float, float]) -> str:
     return f"rgba({red}, {green}, {blue}, {0.35 + 0.65 * brightest:.2f})"
 
 
-def _render_table_panel(table_id: str, version: int) -> tuple[str, Indicators]:
+def _render_table_panel(table_id: str, version: Any) -> tuple[str, Indicators]:
     view = service().view(table_id)
     view["version"] = version
     view["board_version"] = board_version(table_id)
@@ -123,6 +168,7 @@ def _render_table_panel(table_id: str, version: int) -> tuple[str, Indicators]:
     html = render_template(
         "table_panel.html",
         game=game,
+        move_url=url_for("table.confirm_move", table_id=table_id),
         joins=join_links(table_id, view) if view["stage"] == Stage.LOBBY.value else [],
         lights=lights.to_dict(),
         phase_light={"css": led_colour(lights.colour), "text": lights.describe_colour()},
@@ -139,16 +185,29 @@ def seat_panel(table_id: str, seat: int) -> str:
     game = pages_for(game_of(table_id))
     you = view["you"]
     me = next(s for s in view["seats"] if s["seat"] == seat)
+    kind = view["stage_info"]["kind"]
     return render_template(
         "seat_panel.html",
         game=game,
         seat=seat,
         me=me,
         you=you,
-        owing=view["stage_info"]["kind"] in (StageKind.SECRET.value, StageKind.TURN.value)
-        and _owes(table_id, seat),
+        owing=kind in (StageKind.SECRET.value, StageKind.TURN.value) and _owes(table_id, seat),
+        # The ready press ends a discussion or a phase of secret orders early (R8.1); in a
+        # turn the move box plays the move at once instead.
+        may_ready=me["awaited"] and kind in (StageKind.DISCUSSION.value, StageKind.SECRET.value),
         **{**common(view), **game.seat_context(view)},
     )
+
+
+def assets(game: GamePages) -> dict[str, list[str]]:
+    """The links of a game's own stylesheets and scripts (in its static folder)."""
+    out: dict[str, list[str]] = {"stylesheets": [], "scripts": []}
+    for kind in out:
+        for filename in getattr(game, kind):
+            endpoint, values = static_url(game, filename)
+            out[kind].append(url_for(endpoint, _external=False, **values))
+    return out
 
 
 def _owes(table_id: str, seat: int) -> bool:

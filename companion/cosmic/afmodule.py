@@ -400,7 +400,10 @@ class _Turn:
             order = self.orders[index]
             standard = order.standard
             assert standard is not None
-            unit = self.board.at(standard.region, standard.unit_type)
+            # In a box, where several units may stand, the writer's own not yet ordered first.
+            unit = self.board.at(
+                standard.region, standard.unit_type, order.power, ordered
+            ) or self.board.at(standard.region, standard.unit_type, order.power)
             if unit is None or unit.region != standard.region:
                 self.done(
                     index, False, f"there is no {standard.unit_type.noun} in {standard.region}"
@@ -607,12 +610,14 @@ def adjudicate_af_turn(
 
 
 def af_retreat_options(game_map: Map, turn: AFTurnResult, lifted: Lifted) -> tuple[RegionId, ...]:
-    """Where a lifted unit may retreat in TS4 (never onto a fleet)."""
+    """Where a lifted unit may retreat in TS4 (never onto a fleet; an A/F only to sea, C4.2)."""
     unit = lifted.unit
     occupied = {game_map.regions[u.region].province for u in turn.units}
     moves = game_map.army_moves if unit.unit_type is UnitType.ARMY else game_map.fleet_moves
     options = []
     for region in moves[unit.region]:
+        if unit.cargo is not None and game_map.regions[region].terrain is not Terrain.SEA:
+            continue  # C4.2: A/Fs exist only in orbits and boxes
         province = game_map.regions[region].province
         if game_map.provinces[province].box or (
             province not in occupied
@@ -621,6 +626,16 @@ def af_retreat_options(game_map: Map, turn: AFTurnResult, lifted: Lifted) -> tup
         ):
             options.append(region)
     return tuple(sorted(options))
+
+
+def af_named_problem(dislodged: Sequence[Lifted], order: Order) -> str | None:
+    """Why a retreat order written for an A/F (``A/F x ...``) names none: the dislodged fleet
+    in x carries no army. None when it does, or when no unit was dislodged there (the
+    retreat's own check says so)."""
+    lifted = next((x for x in dislodged if x.unit.region == order.region), None)
+    if lifted is None or lifted.unit.cargo is not None:
+        return None
+    return f"there is no A/F in {order.region}: the dislodged fleet there carries no army"
 
 
 @dataclasses.dataclass(frozen=True)

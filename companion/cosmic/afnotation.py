@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import re
 
 from companion.cosmic.diplomacy.geography import Power, RegionId, UnitType
 from companion.cosmic.diplomacy.orders import TOKEN, Order, OrderKind, normalise_region
@@ -360,3 +361,27 @@ class _AFParser:
             )
         order = dataclasses.replace(order, power=owner)
         return AFOrder(None, 0, AFKind.STANDARD, fleet=order.region if af else None, standard=order)
+
+
+_AF_UNIT = re.compile(r"(\s*(?:[A-Za-z0-9]+\s*:\s*)?)A/F(?=\s)", re.IGNORECASE)
+"""``A/F`` as the unit of an order, after an optional ``P2:``."""
+
+
+def parse_plain_af(text: str) -> tuple[Order, bool]:
+    """A retreat order in the standard notation (:meth:`Order.parse`) whose unit may also be
+    written ``A/F``, as in the A/F's movement orders: ``A/F castor-o -> castor-b``,
+    ``A/F castor-o disband``. Returns the order, an A/F given as its fleet (``F castor-o ...``),
+    and whether it was written as an A/F (the caller checks that the fleet carries an army).
+    Syntax errors name the column in the text as written."""
+    match = _AF_UNIT.match(text)
+    if match is None:
+        return Order.parse(text), False
+    start = match.end(1)
+    # "A/F" becomes "  F": the same width, so every column stays where it was written.
+    try:
+        order = Order.parse(text[:start] + "  F" + text[start + 3 :])
+    except OrderSyntaxError as error:
+        raise OrderSyntaxError(
+            error.expected, found=error.found, column=error.column, text=text
+        ) from None
+    return order, True

@@ -1,35 +1,28 @@
-"""What the ``companion`` commands do with a Cosmic Cluster record, without any I/O.
+"""Cosmic Cluster's part of the ``companion`` command (its registration's ``cli``).
 
-Each function takes record text (and input text) and returns the new record text, if any, and
-the lines to print; :mod:`companion.cli` reads and writes the files. Input files give each
-power's orders either as lines with the power in front (``P1: A vega-1 -> vega-2``) or as
+:data:`COMMANDS` gives ``companion new GAME.json --game cosmic-cluster``, ``show``, ``replay``
+and the verbs ``adjudicate``, ``retreat`` and ``build`` (Winter adjustments). The functions
+below take record text (and input text) and return the new record text, if any, and the lines
+to print, without any I/O; :mod:`companion.cli` reads and writes the files. Input files give
+each power's orders either as lines with the power in front (``P1: A vega-1 -> vega-2``) or as
 blocks under a line naming the power (``P1:``).
 """
 
 from __future__ import annotations
 
-import json
+import argparse
+import secrets
 from collections.abc import Callable
 
+from companion.commands import CommandError, GameCommands, TextInput, Verb, VerbResult
 from companion.cosmic.cluster import MAX_PLAYERS, MIN_PLAYERS
 from companion.cosmic.game import CosmicGame, Phase, Step
 from companion.cosmic.record import load_record, record_json
-from companion.errors import CompanionError
-
-GAME = "cosmic-cluster"
+from companion.errors import CompanionError, RecordError
 
 
 class CosmicInputError(CompanionError, ValueError):
     """An input file that does not say which power gives which order."""
-
-
-def is_cosmic_record(text: str | bytes) -> bool:
-    """Whether the text is (meant to be) a Cosmic Cluster record; cheap, never raises."""
-    try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
-        return False
-    return isinstance(data, dict) and data.get("game") == GAME
 
 
 def new_game(players: int, seed: int) -> tuple[str, list[str]]:
@@ -159,3 +152,109 @@ def replay(record: str | bytes) -> list[str]:
         "",
         *describe(game),
     ]
+
+
+# The game's commands ----------------------------------------------------------------------
+
+ORDERS_HELP = """\
+ORDERS.txt gives each power's orders as lines with the power in front
+(P1: A vega-1 -> vega-2) or as a block under a line naming the power (P1:).
+A power without orders holds; its dislodged units disband; in Winter it builds
+nothing and the disbands it owes happen in civil disorder. Malformed orders are
+reported and kept in the record."""
+
+
+def _orders_argument(metavar: str) -> Callable[[argparse.ArgumentParser], None]:
+    def add(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "orders",
+            metavar=metavar,
+            nargs="?",
+            default="-",
+            type=TextInput,
+            help="'-' (default): stdin",
+        )
+
+    return add
+
+
+def _retreat_arguments(parser: argparse.ArgumentParser) -> None:
+    _orders_argument("CHOICES.txt")(parser)
+    parser.add_argument(
+        "--defaults", action="store_true", help="every dislodged unit disbands; no input"
+    )
+
+
+def _step(
+    record: bytes,
+    args: argparse.Namespace,
+    what: str,
+    play: Callable[[bytes, str], tuple[str, list[str]]],
+) -> VerbResult:
+    """Play one step from the input (or, with ``--defaults``, from nobody's orders)."""
+    source: TextInput = args.orders
+    if getattr(args, "defaults", False):
+        if source.source != "-":
+            raise CommandError("give either CHOICES.txt or --defaults, not both")
+        text, name = "", "the defaults"
+    else:
+        text, name = source.read(what), source.name
+    try:
+        new, lines = play(record, text)
+    except RecordError:
+        raise  # the record itself: the shell names its file
+    except CompanionError as err:
+        raise CommandError(f"{name}: {err}") from None
+    return VerbResult([*lines, "", f"Recorded in {args.record}."], record=new)
+
+
+class CosmicClusterCommands(GameCommands):
+    """``companion new|show|replay`` for Cosmic Cluster records, and its three verbs."""
+
+    verbs = (
+        Verb(
+            "adjudicate",
+            "Resolve the season's orders from an orders file.",
+            _orders_argument("ORDERS.txt"),
+            lambda record, args: _step(record, args, "orders", adjudicate),
+            ORDERS_HELP,
+        ),
+        Verb(
+            "retreat",
+            "Carry out the retreats from a file of retreat orders.",
+            _retreat_arguments,
+            lambda record, args: _step(record, args, "retreat orders", retreat),
+            ORDERS_HELP,
+        ),
+        Verb(
+            "build",
+            "Carry out the Winter adjustments (builds and disbands).",
+            _orders_argument("ORDERS.txt"),
+            lambda record, args: _step(record, args, "adjustment orders", build),
+            ORDERS_HELP,
+        ),
+    )
+
+    def add_new_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--players",
+            type=int,
+            default=4,
+            help=f"number of powers, {MIN_PLAYERS}-{MAX_PLAYERS} (default 4)",
+        )
+        parser.add_argument("--seed", type=int, help="set-up seed (default: random, and printed)")
+
+    def new(self, args: argparse.Namespace) -> tuple[str, list[str]]:
+        seed: int = args.seed if args.seed is not None else secrets.randbelow(10**6)
+        text, lines = new_game(args.players, seed)
+        return text, [*lines, "", f"Recorded in {args.record}."]
+
+    def show(self, record: bytes, args: argparse.Namespace) -> list[str]:
+        return show(record, args.turn)
+
+    def replay(self, record: bytes, args: argparse.Namespace) -> list[str]:
+        return replay(record)
+
+
+COMMANDS = CosmicClusterCommands()
+"""What the registration's ``cli`` names."""

@@ -26,9 +26,10 @@ from companion.cosmic.afmodule import (
     Lifted,
     adjudicate_af_retreats,
     adjudicate_af_turn,
+    af_named_problem,
     af_retreat_options,
 )
-from companion.cosmic.afnotation import AFOrder
+from companion.cosmic.afnotation import AFOrder, parse_plain_af
 from companion.cosmic.cluster import Cluster, generate_cluster
 from companion.cosmic.corrections import Correction, apply_correction
 from companion.cosmic.diplomacy.adjustments import adjudicate_adjustments, adjustment_counts
@@ -322,7 +323,7 @@ class CosmicGame:
         if self.position.phase is not Phase.RETREATS:
             raise CosmicError(f"the game waits for {self.position.phase.value}, not retreats")
         inputs = self._check_inputs(inputs)
-        orders, errors = _parse_plain(inputs)
+        orders, errors = _parse_plain(inputs, lifted=self.position.lifted)
         retreat = adjudicate_af_retreats(self.map, retreat_turn(self.position), orders)
         position = dataclasses.replace(
             self.position, units=tuple(_sorted_units(retreat.units)), lifted=(), contested=()
@@ -525,13 +526,26 @@ def _syntax(power: Power, number: int, line: str, error: OrderSyntaxError) -> di
     }
 
 
-def _parse_plain(inputs: Mapping[str, str]) -> tuple[list[Order], list[dict[str, Any]]]:
+def _parse_plain(
+    inputs: Mapping[str, str], *, lifted: Sequence[Lifted] | None = None
+) -> tuple[list[Order], list[dict[str, Any]]]:
+    """Each power's lines as standard orders; with ``lifted`` (retreats) a unit may also be
+    written ``A/F``, as in the A/F's movement orders, when the dislodged fleet carries one."""
     orders = []
     errors = []
     for power, text in sorted(inputs.items()):
         for number, line in _lines(text):
             try:
-                order = Order.parse(line)
+                if lifted is None:
+                    order = Order.parse(line)
+                else:
+                    order, af = parse_plain_af(line)
+                    problem = af_named_problem(lifted, order) if af else None
+                    if problem is not None:
+                        errors.append(
+                            {"power": power, "line": number, "text": line, "error": problem}
+                        )
+                        continue
             except OrderSyntaxError as error:
                 errors.append(_syntax(power, number, line, error))
                 continue

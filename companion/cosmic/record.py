@@ -3,29 +3,41 @@
 The same conventions as Local Cluster's records (``docs/state-format.md``): a ``format`` and
 ``version``, the ``game``, the setup position, steps with their inputs as text, a result for
 readers, and the digest of the position each step led to. Loading checks the schema
-(``companion/cosmic/schemas/cosmic-cluster-record.schema.json``, with the package's own
-checker), that
-the setup is the one the seed generates, then replays every step against its digest.
+(``companion/cosmic/schemas/cosmic-cluster-record.schema.json``, with :mod:`companion.records`),
+that the setup is the one the seed generates, then replays every step against its digest. This
+is the only module of the game that checks a schema; the rules stay standard library only.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Final
 
 from companion.cosmic.game import CosmicGame, CosmicSettings, Step
 from companion.errors import CompanionError, RecordError
-from companion.schema_check import first_violation, packaged_schema
+from companion.records import MAX_RECORD_BYTES, RecordSchema
 
 FORMAT = "cluster-companion/cosmic-cluster-record"
 VERSION = 1
 SCHEMA_FILE = "cosmic-cluster-record.schema.json"
-MAX_RECORD_BYTES = 64 * 1024 * 1024
+SCHEMA: Final = RecordSchema("companion.cosmic.schemas", SCHEMA_FILE, "Cosmic Cluster")
+
+__all__ = [
+    "FORMAT",
+    "MAX_RECORD_BYTES",
+    "SCHEMA",
+    "SCHEMA_FILE",
+    "VERSION",
+    "load_record",
+    "record_dict",
+    "record_json",
+    "schema",
+]
 
 
 def schema() -> dict[str, Any]:
     """The JSON Schema of a Cosmic Cluster record, as shipped with the package."""
-    return packaged_schema("companion.cosmic.schemas", SCHEMA_FILE)
+    return SCHEMA.schema()
 
 
 def record_dict(game: CosmicGame) -> dict[str, Any]:
@@ -49,17 +61,7 @@ def record_json(game: CosmicGame) -> str:
 
 def load_record(text: str | bytes, *, until: int | None = None) -> CosmicGame:
     """Parse, check and replay a record (its first ``until`` steps) into a game."""
-    if len(text) > MAX_RECORD_BYTES:
-        raise RecordError(f"the record is over {MAX_RECORD_BYTES // 2**20} MiB; refusing it")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise RecordError(f"not JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
-    except UnicodeDecodeError as err:
-        raise RecordError(f"not UTF-8 text: {err.reason} at byte {err.start}") from None
-    violation = first_violation(data, schema())
-    if violation is not None:
-        raise RecordError(f"not a Cosmic Cluster game record: {violation}")
+    data = SCHEMA.load(text)
     settings = CosmicSettings(**data["rules"])
     try:
         game = CosmicGame(data["seed"], data["players"], settings)

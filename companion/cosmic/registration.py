@@ -65,7 +65,7 @@ GAME_INFO = Game(
     import_record=import_record,
     house_rules=HOUSE_RULES,
     summary="Diplomacy among the stars: Spring and Fall orders, Winter adjustments.",
-    cli="companion.cosmic.cli:COMMANDS",
+    cli="companion.cosmic.commands:COMMANDS",
     web_pages="web.games.cosmic_cluster:PAGES",
 )
 """The registration itself."""

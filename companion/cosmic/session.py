@@ -14,8 +14,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.cosmic.afmodule import af_retreat_options
-from companion.cosmic.afnotation import AFKind, AFOrder
+from companion.cosmic.afmodule import af_named_problem, af_retreat_options
+from companion.cosmic.afnotation import AFKind, AFOrder, parse_plain_af
 from companion.cosmic.cluster import MAX_PLAYERS, MIN_PLAYERS, jump_lines
 from companion.cosmic.corrections import Correction
 from companion.cosmic.diplomacy.adjustments import (
@@ -318,11 +318,22 @@ class CosmicClusterSession:
             raise SubmissionError(reasons)
         return "\n".join(canonical)
 
-    def _plain(self, power: Power, text: str) -> tuple[list[Order], list[str]]:
+    def _plain(
+        self, power: Power, text: str, *, retreats: bool = False
+    ) -> tuple[list[Order], list[str]]:
+        """The lines as standard orders; in ``retreats`` a unit may also be written ``A/F``."""
         orders, reasons = [], []
+        lifted = self.core.position.lifted
         for number, line in self._lines(text):
             try:
-                order = Order.parse(line)
+                if retreats:
+                    order, af = parse_plain_af(line)
+                    problem = af_named_problem(lifted, order) if af else None
+                    if problem is not None:
+                        reasons.append(f"line {number}: {problem}")
+                        continue
+                else:
+                    order = Order.parse(line)
             except OrderSyntaxError as error:
                 reasons.append(
                     f"line {number}, column {error.column}: expected {error.expected}, "
@@ -336,7 +347,7 @@ class CosmicClusterSession:
         return orders, reasons
 
     def _check_retreats(self, power: Power, text: str) -> str:
-        orders, reasons = self._plain(power, text)
+        orders, reasons = self._plain(power, text, retreats=True)
         position = self.core.position
         turn = retreat_turn(position)
         for order in orders:

@@ -283,36 +283,67 @@ class _Turn:
             self.supports.append((unit_id, entry, target_unit))
 
     def _recalls(self) -> None:
-        """Step 4, R4.4: bring craft of the same empire back docked, within capacity."""
-        for unit_id, entry, order in self.recalls:
+        """Step 4, R4.4: bring craft of the same empire back docked, within capacity.
+
+        Each sector a RECALL names is one craft wanted from there. First every recalling
+        carrier takes back its own craft in the sectors it names; then the places still open
+        take the empire's other craft there, the recalling carrier in the lowest-numbered
+        sector first, each within its capacity (a carrier with no room leaves the craft to the
+        next). So when several carriers recall the same craft, its own carrier takes it if it
+        is one of them, else the lowest-numbered sector's that has room.
+        """
+        recalls = self.recalls  # by the carrier's sector, lowest first
+        # Per recall, per sector named: the sector it came from, or why nothing came.
+        got: list[list[str | None]] = [[None] * len(order.targets) for _, _, order in recalls]
+        for n, (unit_id, _, order) in enumerate(recalls):
+            for k, source in enumerate(order.targets):
+                own = next(
+                    (
+                        i
+                        for i, c in enumerate(self.craft)
+                        if c.sector == source and c.carrier == unit_id
+                    ),
+                    None,
+                )
+                if own is not None:
+                    self._dock(unit_id, own)
+                    got[n][k] = ""
+        for n, (unit_id, _, order) in enumerate(recalls):
+            colour = self.units[unit_id].owner
+            for k, source in enumerate(order.targets):
+                if got[n][k] is not None:
+                    continue
+                mine = [
+                    i for i, c in enumerate(self.craft) if c.sector == source and c.owner is colour
+                ]
+                if not mine:
+                    got[n][k] = f"no craft of yours was left in {source} to recall"
+                elif self._owned(unit_id) >= CARRIER_CAPACITY:
+                    got[n][k] = (
+                        f"the craft in {source} stayed out: this carrier already has "
+                        f"{CARRIER_CAPACITY} craft"
+                    )
+                else:
+                    self._dock(unit_id, min(mine, key=lambda i: self.craft[i].carrier))
+                    got[n][k] = ""
+        for (unit_id, entry, order), slots in zip(recalls, got, strict=True):
             colour = self.units[unit_id].owner
             here = self.position[unit_id]
             done: list[str] = []
             failed: list[str] = []
-            for source in order.targets:
-                mine = [
-                    i for i, c in enumerate(self.craft) if c.sector == source and c.owner is colour
-                ]
-                own = [i for i in mine if self.craft[i].carrier == unit_id]
-                if own:
-                    pick = own[0]
-                elif mine:
-                    pick = min(mine, key=lambda i: self.craft[i].carrier)
-                    if self._owned(unit_id) >= CARRIER_CAPACITY:
-                        failed.append(
-                            f"the craft in {source} stayed out: this carrier already has "
-                            f"{CARRIER_CAPACITY} craft"
-                        )
-                        continue
-                else:
-                    failed.append(f"no craft of yours was left in {source} to recall")
+            for source, problem in zip(order.targets, slots, strict=True):
+                if problem:
+                    failed.append(problem)
                     continue
-                del self.craft[pick]
-                self.docked[unit_id] += 1
-                self.changed.add(unit_id)
                 done.append(source)
                 self.movements.append(Movement(_RECALL_ARROW, colour, unit_id, source, here))
             self._craft_outcome(unit_id, entry, "recalled craft from", done, failed)
+
+    def _dock(self, carrier: UnitId, index: int) -> None:
+        """The craft at ``index`` of the board's craft comes back docked on ``carrier``."""
+        del self.craft[index]
+        self.docked[carrier] += 1
+        self.changed.add(carrier)
 
     def _craft_outcome(
         self, unit_id: UnitId, entry: Entry, verb: str, done: list[str], failed: list[str]

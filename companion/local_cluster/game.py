@@ -1,8 +1,9 @@
 """A game in progress: the current state plus every step that led to it.
 
 :class:`Game` is the one place that applies steps (a turn's orders, retreat choices, a build
-phase) and remembers them, so that :meth:`Game.record` can write a record that replays to the
-identical state (R2.3). The table service keeps one per table.
+phase) and remembers them, so that a record (:class:`companion.local_cluster.record.GameRecord`,
+which builds on this module, never the reverse) replays to the identical state (R2.3). The
+table service keeps one per table.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.errors import StateError
 from companion.local_cluster.adjudication import adjudicate
@@ -21,9 +22,6 @@ from companion.local_cluster.orders import OrderSheet
 from companion.local_cluster.outcomes import TurnResult
 from companion.local_cluster.retreats import apply_retreats
 from companion.local_cluster.state import Phase, State
-
-if TYPE_CHECKING:
-    from companion.local_cluster.record import GameRecord
 
 
 def digest(state: State) -> str:
@@ -170,11 +168,3 @@ class Game:
                 f"replaying the {step.kind} of turn {step.turn} gave a different position "
                 f"(digest {self.steps[-1].digest}, recorded {step.digest})"
             )
-
-    def record(self) -> GameRecord:
-        """The game record of everything so far (see :mod:`companion.local_cluster.record`)."""
-        from companion.local_cluster.record import (
-            GameRecord,  # record builds on game, not the reverse
-        )
-
-        return GameRecord.of(self)

@@ -65,7 +65,8 @@ _KEYWORD_LIST = "HOLD, MOVE, ADVANCE, SUPPORT, DEPLOY, RECALL or CLAIM"
 _TOKEN = re.compile(r"\S+")
 _SECTOR = re.compile(r"[A-Za-z0-9_-]+")
 MAX_LINE_LENGTH = 200
-"""Longer lines are refused outright; no order needs more than a few dozen characters."""
+"""Longer lines are refused outright; no order needs more than a few dozen characters. White
+space around a line is stripped before the length is measured (R3.7)."""
 
 
 def _shown(token: str) -> str:
@@ -125,12 +126,16 @@ class Order:
 
 
 def _parse_line(line: str) -> Order:
-    if len(line) > MAX_LINE_LENGTH:
+    # R3.7: white space around the line does not count towards its length; columns are still
+    # counted in the line as written.
+    body = line.strip()
+    if len(body) > MAX_LINE_LENGTH:
+        lead = len(line) - len(line.lstrip())
         raise OrderSyntaxError(
             f"a line of at most {MAX_LINE_LENGTH} characters",
-            found=f"{len(line)} characters",
-            column=MAX_LINE_LENGTH + 1,
-            text=line[:MAX_LINE_LENGTH],
+            found=f"{len(body)} characters",
+            column=lead + MAX_LINE_LENGTH + 1,
+            text=body[:MAX_LINE_LENGTH],
         )
     tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(line)]
     end_column = len(line.rstrip()) + 1

@@ -2,32 +2,42 @@
 
 The format is documented in ``docs/state-format.md`` and described by the JSON Schema shipped
 as ``companion/local_cluster/schemas/local-cluster-record.schema.json``. Loading checks the
-schema first
-(saying where a document goes wrong), then replays every step and checks each one lands on the
-position the record says it did.
+schema first (with :mod:`companion.records`, saying where a document goes wrong), then replays
+every step and checks each one lands on the position the record says it did. This is the only
+module of the game that checks a schema; the rules it replays stay standard library only.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any
+from typing import Any, Final
 
 from companion.errors import CompanionError, RecordError
 from companion.local_cluster.game import Game, Step
 from companion.local_cluster.settings import HouseRules
 from companion.local_cluster.state import State
-from companion.schema_check import first_violation, packaged_schema
+from companion.records import MAX_RECORD_BYTES, RecordSchema, parse_json
 
 FORMAT = "cluster-companion/local-cluster-record"
 VERSION = 1
 SCHEMA_FILE = "local-cluster-record.schema.json"
-MAX_RECORD_BYTES = 64 * 1024 * 1024
+SCHEMA: Final = RecordSchema("companion.local_cluster.schemas", SCHEMA_FILE, "Local Cluster")
+
+__all__ = [
+    "FORMAT",
+    "MAX_RECORD_BYTES",
+    "SCHEMA",
+    "SCHEMA_FILE",
+    "VERSION",
+    "GameRecord",
+    "schema",
+]
 
 
 def schema() -> dict[str, Any]:
     """The JSON Schema of a game record, as shipped with the package."""
-    return packaged_schema("companion.local_cluster.schemas", SCHEMA_FILE)
+    return SCHEMA.schema()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -75,9 +85,7 @@ class GameRecord:
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
         """Check ``data`` against the schema, then build the record (without replaying)."""
-        violation = first_violation(data, schema())
-        if violation is not None:
-            raise RecordError(f"not a Local Cluster game record: {violation}")
+        SCHEMA.check(data)
         try:
             rules = HouseRules.from_dict(data["rules"])
             setup = State.from_dict({**data["setup"], "rules": data["rules"]})
@@ -93,17 +101,7 @@ class GameRecord:
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
         """Parse, check and build a record; RecordError says where it goes wrong."""
-        if len(text) > MAX_RECORD_BYTES:
-            raise RecordError(f"the record is over {MAX_RECORD_BYTES // 2**20} MiB; refusing it")
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise RecordError(
-                f"not JSON: {err.msg} at line {err.lineno}, column {err.colno}"
-            ) from None
-        except UnicodeDecodeError as err:
-            raise RecordError(f"not UTF-8 text: {err.reason} at byte {err.start}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(parse_json(text))
 
     @classmethod
     def load(cls, text: str | bytes) -> Game:

@@ -29,6 +29,7 @@ from companion.service.events import Event, EventBus, Subscription
 from companion.service.session import (
     GameSession,
     GameSetup,
+    Previewing,
     ScanComparing,
     Stage,
     StageKind,
@@ -539,6 +540,28 @@ class TableService:
             self._commit(table, "submit", data, request_id=request_id)
             return canonical
 
+    def preview(self, table_id: str, seat: int, text: str) -> dict[str, Any]:
+        """What the acting seat's draft move would do, stored nowhere: the session's
+        ``preview(seat, text)`` when it has one (:class:`Previewing`), else the move checked
+        (``{"text": canonical}``). SubmissionError with the game's reasons when it cannot be
+        played; StateError when it is not this seat's turn."""
+        if len(text) > MAX_TEXT:
+            raise SubmissionError(
+                [f"that is {len(text)} characters; a submission is at most {MAX_TEXT}"]
+            )
+        with self.lock:
+            table = self._table(table_id)
+            self._playing_seat(table, seat)
+            if table.stage.kind is not StageKind.TURN:
+                raise StateError(f"there is no move to try in the {table.stage.title} phase")
+            acting = table.acting()
+            if acting != seat:
+                raise StateError(f"it is seat {acting}'s turn, not seat {seat}'s")
+            session = table.require_session()
+            if isinstance(session, Previewing):
+                return dict(session.preview(seat, text))
+            return {"text": session.check_submission(seat, text)}
+
     def set_ready(
         self,
         table_id: str,
@@ -680,8 +703,11 @@ class TableService:
         """Compare a camera's reading of the board (in the game's own type) with the table's
         tracked position; keep and publish the result.
 
-        Nothing is stored: the latest comparison shows in :meth:`view` as ``"scan"``. Before
-        the game starts, or for a game that compares no scans, nothing is reported as off.
+        The comparison itself is not stored: the latest shows in :meth:`view` as ``"scan"``.
+        Before the game starts, or for a game that compares no scans, nothing is reported as
+        off. In a turn-taking game the session may name the legal ``"moves"`` that explain
+        what the camera saw: exactly one is entered (durably) as the acting seat's pending move,
+        for the seat to confirm with its "done" press; several are listed for someone to choose.
         """
         with self.lock:
             table = self._table(table_id)
@@ -691,16 +717,40 @@ class TableService:
                 compared = session.compare_scan(scan)
                 result["discrepancies"] = list(compared.get("discrepancies", []))
                 result["missing"] = list(compared.get("missing", []))
+                if "moves" in compared:
+                    result["moves"] = [str(move) for move in compared["moves"]]
+                    result["entered"] = self._enter_seen_move(table, result)
+                    result["steps"] = session.step_count()  # they explain this position
             self.scans[table_id] = result
             self.bus.publish(Event("scan", table_id, result["at"], _scan_copy(result)))
             return _scan_copy(result)
+
+    def _enter_seen_move(self, table: Table, result: dict[str, Any]) -> str | None:
+        """The one move the camera saw, stored as the acting seat's pending move."""
+        acting = table.acting()
+        moves = result["moves"]
+        if acting is None or len(moves) != 1:
+            return None
+        session = table.require_session()
+        try:
+            canonical = session.check_submission(acting, moves[0])
+        except SubmissionError as err:
+            result["discrepancies"].append(
+                {"message": f"the camera saw {moves[0]}, which cannot be played: {err}"}
+            )
+            return None
+        if table.submissions.get(acting) != canonical:
+            self._commit(table, "submit", {"seat": acting, "text": canonical, "by": "camera"})
+        return canonical
 
     # Views ---------------------------------------------------------------------------------------
 
     def view(self, table_id: str, seat: int | None = None) -> dict[str, Any]:
         """What a screen may show: public facts, plus a seat's own private ones when given.
 
-        Pending submissions are never in the public part, only whether each seat submitted.
+        Pending submissions are never in the public part, only whether each seat submitted;
+        but in a turn-taking stage the acting seat's pending move (one the camera saw on the
+        board, or one waiting for its "done" press) is ``"pending"``: ``{"seat", "text"}``.
         """
         with self.lock:
             table = self._table(table_id)
@@ -742,7 +792,16 @@ class TableService:
                 ),
                 "last": table.last_summary,
                 "scan": _scan_copy(scan) if (scan := self.scans.get(table.id)) else None,
+                "pending": None,
             }
+            acting = table.acting()
+            if acting is not None and acting in table.submissions:
+                out["pending"] = {"seat": acting, "text": table.submissions[acting]}
+            if out["scan"] is not None and "steps" in out["scan"]:
+                steps = table.session.step_count() if table.session is not None else -1
+                if out["scan"].pop("steps") != steps:
+                    # A move was played or taken back since: the candidates no longer apply.
+                    out["scan"]["moves"], out["scan"]["entered"] = [], None
             if table.session is None:
                 out["setup"] = table.setup.public()
             else:
@@ -815,8 +874,13 @@ def _not_accepting(table: Table) -> str:
 
 def _scan_copy(scan: dict[str, Any]) -> dict[str, Any]:
     """A scan result a caller may change without changing the service's own."""
-    return {
+    copy = {
         "at": scan["at"],
         "discrepancies": [dict(d) for d in scan["discrepancies"]],
         "missing": list(scan["missing"]),
     }
+    if "moves" in scan:
+        copy["moves"] = list(scan["moves"])
+        copy["entered"] = scan["entered"]
+        copy["steps"] = scan["steps"]
+    return copy

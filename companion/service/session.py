@@ -197,3 +197,14 @@ class ScanComparing(Protocol):
         """``{"discrepancies": [...], "missing": [...]}``, each discrepancy a plain dict
         with a ``message`` in the player's words."""
         ...
+
+
+@runtime_checkable
+class Previewing(Protocol):
+    """A session that can say what a draft move would do, without playing or storing it."""
+
+    def preview(self, seat: int, text: str) -> dict[str, Any]:
+        """What the draft would do, for the seat's phone: at least ``"text"`` (the draft as the
+        game reads it) and ``"says"`` (one line in the player's words: "2 action points
+        left"); SubmissionError with every reason when it cannot be played."""
+        ...

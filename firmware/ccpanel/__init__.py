@@ -4,4 +4,4 @@ Only :mod:`ccpanel.board` and ``main.py`` touch the hardware (``machine``, ``sys
 rest is plain logic that also runs under CPython in the project's tests.
 """
 
-FIRMWARE_VERSION = "1.0.0"
+FIRMWARE_VERSION = "1.0.1"

@@ -8,14 +8,23 @@ Hardware comes in as small objects (see :mod:`ccpanel.board`): buttons with ``va
 
 from ccpanel import FIRMWARE_VERSION
 from ccpanel.debounce import Debouncer
-from ccpanel.protocol import PROTOCOL_VERSION, SEQ_MODULO, decode, encode, number
+from ccpanel.protocol import (
+    MAX_LINE,
+    PROTOCOL_VERSION,
+    SEQ_MODULO,
+    body_fits,
+    decode,
+    encode,
+    number,
+)
 
 BLINK_MS = 500
 HEARTBEAT_MS = 1000
 HOST_TIMEOUT_MS = 5000
 """Without a line from the Pi for this long the panel goes dark (no stale lights)."""
-MAX_PENDING = 200
-"""Characters of a line kept while waiting for its newline; more is garbage."""
+MAX_PENDING = MAX_LINE + 1
+"""Characters of a line kept while waiting for its newline (a line and its carriage return);
+a longer line is refused once, and dropped up to its newline."""
 
 
 class Panel:
@@ -33,6 +42,8 @@ class Panel:
         self.beep = None  # (start, on_ms, off_ms, count)
         self.seq = 0
         self.pending = ""
+        self.dropping = False
+        """True while the rest of an overlong line is dropped (up to its newline)."""
         self.started = None
         self.last_heartbeat = None
         self.last_heard = None
@@ -55,17 +66,24 @@ class Panel:
     # Input -------------------------------------------------------------------------------------
 
     def feed(self, chars, now):
-        """Characters from the Pi; each complete line is handled."""
+        """Characters from the Pi; each complete line is handled, and each line refused gets
+        exactly one ERR (an overlong one as soon as it is too long; the rest of it, up to
+        its newline, is dropped)."""
         for char in chars:
             if char == "\n":
                 line = self.pending
                 self.pending = ""
-                if line.strip():
+                if self.dropping:
+                    self.dropping = False
+                elif line.strip():
                     self.handle(line, now)
+            elif self.dropping:
+                continue
             elif len(self.pending) < MAX_PENDING:
                 self.pending += char
             else:
                 self.pending = ""
+                self.dropping = True
                 self.complain("line too long")
 
     def handle(self, line, now):
@@ -78,16 +96,18 @@ class Panel:
         self.last_heard = now
 
     def complain(self, why):
+        """Answer ERR with why, cut to fit the line limit (the Pi drops longer lines)."""
         self.errors += 1
-        self.send(["ERR", why])
+        self.send(["ERR", body_fits("ERR " + why)[4:]])
 
     def apply(self, fields, now):
         kind = fields[0]
         args = fields[1:]
         if kind == "WHO" and not args:
             self.hello()
-        elif kind == "HB":
-            pass
+        elif kind == "HB" and len(args) <= 1:
+            if args:  # the panel's own form, with a sequence number: read alike on both sides
+                number(args[0], 0, SEQ_MODULO - 1)
         elif kind == "LED" and len(args) == 2:
             led = number(args[0], 1, len(self.leds))
             if args[1] not in ("OFF", "ON", "BLINK"):

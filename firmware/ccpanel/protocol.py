@@ -25,9 +25,23 @@ def encode(fields):
     return f"{body}*{crc8(body.encode()):02X}\n"
 
 
+HEX_DIGITS = "0123456789ABCDEF"
+"""A checksum is two of these: upper case only, nothing else (no sign, no space)."""
+
+
+def body_fits(text):
+    """``text`` shortened, if need be, so that framed (``*XX``) it fits the line limit."""
+    return text[: MAX_LINE - 3]
+
+
 def decode(line):
-    """A received line as its list of fields; ValueError saying why when unusable."""
-    text = line.rstrip("\r\n")
+    """A received line as its list of fields; ValueError saying why when unusable.
+
+    The line may end with its newline and, before it, one carriage return.
+    """
+    text = line[:-1] if line.endswith("\n") else line
+    if text.endswith("\r"):
+        text = text[:-1]
     if len(text) > MAX_LINE:
         raise ValueError("too long")
     for char in text:
@@ -39,8 +53,8 @@ def decode(line):
     body = text[:star]
     digits = text[star + 1 :]
     for char in digits:
-        if char not in "0123456789ABCDEFabcdef":
-            raise ValueError("checksum not hex")
+        if char not in HEX_DIGITS:
+            raise ValueError("checksum not upper-case hex")
     expected = int(digits, 16)
     if crc8(body.encode()) != expected:
         raise ValueError("bad checksum")

@@ -1,7 +1,8 @@
 // Runs a Python file under real MicroPython (the WebAssembly build) with the firmware on its
-// path: `node run-micropython.mjs SCRIPT.py`. The firmware's ccpanel package and the stand-in
-// machine module are copied into MicroPython's file system; what the script prints goes to
-// standard output. Exit status 1 if the script raised.
+// path: `node run-micropython.mjs SCRIPT.py`. The firmware's ccpanel package, main.py, the
+// stand-in machine module and the protocol's test vectors (check/protocol-vectors.json) are
+// copied into MicroPython's file system; what the script prints goes to standard output. Exit
+// status 1 if the script raised.
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,6 +29,8 @@ for (const name of readdirSync(join(firmware, "ccpanel"))) {
   }
 }
 mp.FS.writeFile("/fw/main.py", readFileSync(join(firmware, "main.py")));
+mp.FS.mkdir("/fw/check");
+mp.FS.writeFile("/fw/check/protocol-vectors.json", readFileSync(join(here, "protocol-vectors.json")));
 mp.FS.writeFile("/fw/machine.py", readFileSync(join(here, "standin", "machine.py")));
 try {
   mp.runPython("import sys\nsys.path.insert(0, '/fw')");

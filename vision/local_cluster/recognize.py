@@ -30,6 +30,7 @@ from companion.local_cluster.atoms import Colour, SectorId, UnitType, sector_sor
 from companion.local_cluster.board_scan import BoardScan, SlotReading, SlotState, TileReading
 from vision.errors import CardNotFound, ImageError
 from vision.local_cluster.kit import Kit, SlotSpec, load_kit
+from vision.readers import Quality
 
 Image = npt.NDArray[np.uint8]
 Floats = npt.NDArray[np.float32]
@@ -99,6 +100,11 @@ class Recognition:
     scan: BoardScan
     tiles: tuple[TileFound, ...]
     table_to_image: Matrix
+    quality: Quality = Quality.GOOD
+    notes: tuple[str, ...] = ()
+    """About the picture as a whole (too small, no tiles)."""
+    px_per_mm: float | None = None
+    """Image pixels per table millimetre at the markers (the median marker)."""
 
 
 # Markers ----------
@@ -941,7 +947,35 @@ def recognize(image: Image, *, kit: Kit | None = None, expected: int | None = No
         if _adjacent(found[i][1], found[j][1], kit.tile_side)
     ]
     scan = BoardScan(tuple(t.reading for t in tiles), tuple(edges), tuple(notes))
-    return Recognition(scan, tuple(tiles), table_to_image)
+    px_per_mm = float(np.median([math.sqrt(_area(m.corners)) for m in markers])) / kit.marker_side
+    quality, picture = _quality(px_per_mm, len(tiles))
+    return Recognition(scan, tuple(tiles), table_to_image, quality, picture, px_per_mm)
+
+
+SMALLEST_PX_PER_MM = 0.5
+"""Below this many pixels per millimetre tiles go unfound: the picture is not usable."""
+SLOTS_PX_PER_MM = 1.0
+"""From this many pixels per millimetre on, every slot can be read."""
+
+
+def _quality(px_per_mm: float, tiles: int) -> tuple[Quality, tuple[str, ...]]:
+    if tiles == 0:
+        return Quality.UNUSABLE, (
+            "no tile markers in the picture, only the calibration card: is the board in view?",
+        )
+    if px_per_mm < SMALLEST_PX_PER_MM:
+        return Quality.UNUSABLE, (
+            f"the board is too small in the picture ({px_per_mm:.2f} pixels per mm; "
+            f"{SMALLEST_PX_PER_MM} at least): tiles may be missing. Move the camera closer or "
+            "use the still camera's full resolution",
+        )
+    if px_per_mm < SLOTS_PX_PER_MM:
+        return Quality.COARSE, (
+            f"the board is small in the picture ({px_per_mm:.2f} pixels per mm): small tokens "
+            f"may be unknown; {SLOTS_PX_PER_MM} or more reads every slot (a full-resolution "
+            "still, or the camera closer)",
+        )
+    return Quality.GOOD, ()
 
 
 def _similarity(centre: tuple[float, float], angle: float) -> Matrix:

@@ -563,5 +563,16 @@ def sample_state(seed: int = 1, players: int = 8) -> State:
     return game.state
 
 
+def slip(state: State, rng: random.Random) -> State:
+    """The same position with one unit of another type (docked craft dropped): a player's
+    slip, for demonstrating the table screen's discrepancies."""
+    index = rng.randrange(len(state.units))
+    unit = state.units[index]
+    kind = rng.choice([k for k in UnitType if k is not unit.kind])
+    units = list(state.units)
+    units[index] = dataclasses.replace(unit, kind=kind, docked=0)
+    return dataclasses.replace(state, units=tuple(units))
+
+
 def describe(conditions: Conditions) -> dict[str, Any]:
     return dataclasses.asdict(conditions)

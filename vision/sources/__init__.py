@@ -7,14 +7,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-from companion.local_cluster.state import State
 from vision.errors import CameraUnavailable, ImageError, VisionError
+
+if TYPE_CHECKING:
+    from vision.readers import CameraReader
 
 Image = npt.NDArray[np.uint8]
 MAX_FILE_BYTES = 100 * 1024 * 1024
@@ -22,8 +24,26 @@ MAX_PIXELS = 50_000_000
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
 
+STILL_SIZE = (4608, 2592)
+"""A full-resolution still: the Raspberry Pi Camera Module 3's 12 megapixels."""
+
+
 class FrameSource(Protocol):
+    def read(self) -> Image:
+        """One frame, as the camera streams them (quick)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+@runtime_checkable
+class StillSource(Protocol):
+    """A source that can also take a full-resolution still, slower than a frame: the camera
+    takes one when a frame shows the board too small to read every piece."""
+
     def read(self) -> Image: ...
+
+    def still(self) -> Image: ...
 
     def close(self) -> None: ...
 
@@ -130,56 +150,37 @@ class WebcamSource(_Closing):
 
 
 class SimulatedSource(_Closing):
-    """The synthetic renderer drawing the table's current state (``make run``'s camera)."""
+    """A game's camera reader drawing the table's tracked position (``make run``'s camera):
+    frames at ``size``, stills (:meth:`still`) at ``still_size``."""
 
     def __init__(
         self,
-        state: Callable[[], State | None],
+        reader: CameraReader[Any, Any],
+        prior: Callable[[], object | None],
         *,
         seed: int = 0,
-        width: int = 1920,
-        height: int = 1080,
-        hand_chance: float = 0.2,
+        size: tuple[int, int] = (1920, 1080),
+        still_size: tuple[int, int] = STILL_SIZE,
         mistakes: float = 0.0,
     ) -> None:
-        self.state = state
+        self.reader = reader
+        self.prior = prior
         self.rng = random.Random(seed)
-        self.width, self.height = width, height
-        self.hand_chance = hand_chance
+        self.size = size
+        self.still_size = still_size
         self.mistakes = mistakes
-        """Chance that a picture shows one unit as another type, as a player's slip would:
-        for demonstrating the table screen's discrepancies."""
+        """Chance that a picture shows a player's slip (a piece not as tracked): for
+        demonstrating the table screen's discrepancies."""
+
+    def _draw(self, size: tuple[int, int]) -> Image:
+        self._check()
+        prior = self.prior()
+        if prior is None:
+            raise CameraUnavailable("there is no game on the table yet")
+        return self.reader.simulate(prior, self.rng, size=size, mistakes=self.mistakes)
 
     def read(self) -> Image:
-        from vision.local_cluster.synthetic import Conditions, render
+        return self._draw(self.size)
 
-        self._check()
-        state = self.state()
-        if state is None:
-            raise CameraUnavailable("there is no game on the table yet")
-        if state.units and self.rng.random() < self.mistakes:
-            state = _slip(state, self.rng)
-        conditions = Conditions(
-            width=self.width,
-            height=self.height,
-            rotation=self.rng.uniform(-5, 5),
-            tilt=self.rng.uniform(0, 10),
-            kelvin=self.rng.uniform(3500, 6000),
-            hand=self.rng.random() < self.hand_chance,
-            seed=self.rng.randrange(2**31),
-        )
-        return render(state, conditions).image
-
-
-def _slip(state: State, rng: random.Random) -> State:
-    """The same position with one unit of another type (docked craft dropped)."""
-    import dataclasses
-
-    from companion.local_cluster.atoms import UnitType
-
-    index = rng.randrange(len(state.units))
-    unit = state.units[index]
-    kind = rng.choice([k for k in UnitType if k is not unit.kind])
-    units = list(state.units)
-    units[index] = dataclasses.replace(unit, kind=kind, docked=0)
-    return dataclasses.replace(state, units=tuple(units))
+    def still(self) -> Image:
+        return self._draw(self.still_size)

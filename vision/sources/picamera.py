@@ -14,6 +14,7 @@ import numpy.typing as npt
 from vision.errors import CameraUnavailable
 
 Image = npt.NDArray[np.uint8]
+VIDEO_SIZE = (1920, 1080)
 STILL_SIZE = (4608, 2592)
 
 
@@ -30,14 +31,21 @@ def _import() -> Any:
 
 
 class PicameraSource:
-    """Still captures from the Pi camera, in OpenCV's B, G, R order."""
+    """The Pi camera in OpenCV's B, G, R order: frames from a ``size`` video stream (quick,
+    for the settled-frame checks) and full-resolution stills (:meth:`still`, ``still_size``)
+    when a frame shows the board too small."""
 
-    def __init__(self, size: tuple[int, int] = STILL_SIZE) -> None:
+    def __init__(
+        self, size: tuple[int, int] = VIDEO_SIZE, *, still_size: tuple[int, int] = STILL_SIZE
+    ) -> None:
         module = _import()
         self.camera = module.Picamera2()
         # "RGB888" gives arrays in B, G, R order: what OpenCV expects.
-        config = self.camera.create_still_configuration(main={"size": size, "format": "RGB888"})
-        self.camera.configure(config)
+        video = self.camera.create_video_configuration(main={"size": size, "format": "RGB888"})
+        self.still_config = self.camera.create_still_configuration(
+            main={"size": still_size, "format": "RGB888"}
+        )
+        self.camera.configure(video)
         self.camera.start()
         self.closed = False
 
@@ -45,6 +53,13 @@ class PicameraSource:
         if self.closed:
             raise CameraUnavailable("the Pi camera has been closed")
         frame: Image = self.camera.capture_array()
+        return frame
+
+    def still(self) -> Image:
+        """A still at full resolution; the video stream resumes afterwards."""
+        if self.closed:
+            raise CameraUnavailable("the Pi camera has been closed")
+        frame: Image = self.camera.switch_mode_and_capture_array(self.still_config, "main")
         return frame
 
     def close(self) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -20,7 +21,7 @@ from companion.cosmic.session import BUILD, COMMAND, RETREATS
 from companion.errors import OrderSyntaxError
 from companion.service.session import Stage
 from web.errors import PageError
-from web.games import BoardCache
+from web.games import BasePages, BoardCache
 
 SIZE = 1300
 """Width and height of the cluster drawing, in SVG units."""
@@ -765,17 +766,47 @@ def retreat_choices(you: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Each unit owed a retreat with its choices as whole order lines (a move or disband)."""
     out = []
     for retreat in you.get("retreats", []):
-        unit = retreat["unit"].split(": ", 1)[-1]
+        # "P1: A/F vega-o (P2 army)" -> "A/F vega-o": the unit as an order names it.
+        unit = retreat["unit"].split(": ", 1)[-1].split(" (", 1)[0]
         options = [(f"{unit} -> {o}", f"retreat to {o}") for o in retreat["options"]]
         options.append((f"{unit} disband", "disband"))
         out.append({"unit": unit, "region": retreat["region"], "options": options})
     return out
 
 
-class CosmicClusterPages:
+def seat_colour(seat: Mapping[str, Any]) -> str:
+    """A seat's chip on the shared seat lists: its power's colour, once confirmed."""
+    return colour_hex((seat.get("choice") or {}).get("power"))
+
+
+def seat_side(seat: Mapping[str, Any]) -> str:
+    return str((seat.get("choice") or {}).get("power") or "")
+
+
+class CosmicClusterPages(BasePages):
     name = "cosmic-cluster"
     table_template = "cosmic_cluster/table.html"
     seat_template = "cosmic_cluster/seat.html"
+    stylesheets = ("cluster.css",)
+    correction_help = (
+        "PLACE P1 A vega-3",
+        "PLACE P1 F vega-o",
+        "PLACE P1 A/F vega-o (P2 after it: P2's army aboard)",
+        "REMOVE vega-3",
+        "REMOVE P2 F vega-b (one of several in a box)",
+        "MOVE vega-3 vega-4",
+        "MOVE P1 F vega-b sol-b",
+        "CLAIM vega-3 P2 (or none)",
+    )
+    demo_options: Mapping[str, Any] = MappingProxyType(
+        {
+            "discussion_seconds": 30,
+            "command_seconds": 120,
+            "retreat_seconds": 45,
+            "build_seconds": 90,
+        }
+    )
+    """A short game for ``companion serve --demo-game cosmic-cluster``."""
 
     def __init__(self) -> None:
         self._board = BoardCache(self._draw)
@@ -829,7 +860,14 @@ class CosmicClusterPages:
             "colour_hex": cosmic_colour,
             "title": title,
             "stage_title": self._stage_title(view),
+            "seat_colour": seat_colour,
+            "seat_side": seat_side,
         }
+
+    def house_rules(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        game = view.get("game")
+        rules = game["rules"] if game else (view.get("setup") or {}).get("rules")
+        return dict(rules or {})
 
     def seat_context(self, view: Mapping[str, Any]) -> dict[str, Any]:
         you = view.get("you", {})
@@ -845,6 +883,8 @@ class CosmicClusterPages:
             "summary": summary_lines(view.get("last")),
             "result": game.get("result"),
             "stage_title": self._stage_title(view),
+            "seat_colour": seat_colour,
+            "seat_side": seat_side,
         }
         cluster = game["cluster"] if game else view["setup"]["cluster"]
         context["home_system"] = next(

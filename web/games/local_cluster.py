@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -18,7 +19,7 @@ from companion.local_cluster.atoms import REPLENISH_COST, Colour, UnitType, sect
 from companion.local_cluster.session import BUILD, COMMAND, RETREATS
 from companion.service.session import Stage
 from web.errors import PageError
-from web.games import BoardCache
+from web.games import BasePages, BoardCache
 
 CELL = 120
 """Size of one tile's square on the board drawing."""
@@ -339,7 +340,13 @@ def pair_slot(sector: str) -> str:
 
 def _offered(orders: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return [
-        {**order, "label": LABELS[order["kind"]], "verb": VERBS[order["kind"]]} for order in orders
+        {
+            **order,
+            "label": LABELS[order["kind"]],
+            "verb": VERBS[order["kind"]],
+            "repeats": order["kind"] == "RECALL",  # craft recalled from one sector: 2 taps
+        }
+        for order in orders
     ]
 
 
@@ -375,10 +382,41 @@ def choosing(view: Mapping[str, Any]) -> dict[str, Any]:
     return {"colours": colours, "homes": homes}
 
 
-class LocalClusterPages:
+def seat_colour(seat: Mapping[str, Any]) -> str:
+    """A seat's chip on the shared seat lists: its empire's colour, once chosen."""
+    return colour_hex((seat.get("choice") or {}).get("colour"))
+
+
+def seat_side(seat: Mapping[str, Any]) -> str:
+    colour = (seat.get("choice") or {}).get("colour")
+    return title(colour) if colour else ""
+
+
+class LocalClusterPages(BasePages):
     name = "local-cluster"
     table_template = "local_cluster/table.html"
     seat_template = "local_cluster/seat.html"
+    stylesheets = ("board.css",)
+    correction_help = (
+        "PLACE red destroyer S4",
+        "PLACE red battleship S4",
+        "PLACE red craft S5 S4",
+        "REMOVE S4",
+        "REMOVE red craft S5",
+        "MOVE S4 S7",
+        "CLAIM S4 red (or none)",
+        "MINERALS S4 3",
+    )
+    demo_options: Mapping[str, Any] = MappingProxyType(
+        {
+            "turn_limit": 6,
+            "discussion_seconds": 30,
+            "command_seconds": 120,
+            "retreat_seconds": 45,
+            "build_seconds": 90,
+        }
+    )
+    """A short game for ``companion serve --demo``."""
 
     def __init__(self) -> None:
         self._board = BoardCache(self._draw)
@@ -419,7 +457,14 @@ class LocalClusterPages:
             "result": game.get("result"),
             "colour_hex": colour_hex,
             "title": title,
+            "seat_colour": seat_colour,
+            "seat_side": seat_side,
         }
+
+    def house_rules(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        game = view.get("game")
+        rules = game["state"]["rules"] if game else (view.get("setup") or {}).get("rules")
+        return dict(rules or {})
 
     def seat_context(self, view: Mapping[str, Any]) -> dict[str, Any]:
         you = view.get("you", {})
@@ -429,6 +474,8 @@ class LocalClusterPages:
             "colour": colour,
             "colour_hex": colour_hex,
             "title": title,
+            "seat_colour": seat_colour,
+            "seat_side": seat_side,
             "outcomes": my_outcomes(view.get("last"), colour),
             "summary": summary_lines(view.get("last")),
             "result": (view.get("game") or {}).get("result"),

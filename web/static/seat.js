@@ -5,7 +5,8 @@
 // space), how each reads ("says"), a second pick that depends on the first ("then"), and units
 // in several slots (a "slot" key; an "optional" slot is not counted as missing; one that
 // "needs" another slot's order kind, {"slot", "kind"}, is sent only beside it, and says its
-// "idle" or "blocked" text when empty or not possible).
+// "idle" or "blocked" text when empty or not possible). An order kind whose targets may repeat
+// (a carrier recalling two craft from one sector) says "repeats".
 "use strict";
 (function () {
   const panel = window.companion.panel;
@@ -152,7 +153,7 @@
       }
       if (opt.targets.indexOf(t) < 0) return;
       const at = current.targets.indexOf(t);
-      if (at >= 0 && opt.kind !== "RECALL") current.targets.splice(at, 1);
+      if (at >= 0 && !opt.repeats) current.targets.splice(at, 1);
       else if (current.targets.length < opt.max) current.targets.push(t);
       else if (opt.max === 1) current.targets = [t];
       renderBuilder();
@@ -218,7 +219,7 @@
 
   document.addEventListener("clock", function (e) {
     const bar = panel.querySelector(".bar");
-    if (!bar || bar.dataset.stage !== "command" || e.detail.paused) return;
+    if (!bar || (bar.dataset.kind !== "secret" && bar.dataset.kind !== "turn") || e.detail.paused) return;
     const section = panel.querySelector("section.orders");
     const missing = (section && section.dataset.missing !== "0") || bar.dataset.owing === "yes";
     const warning = document.getElementById("deadline-warning");
@@ -232,7 +233,7 @@
     } else if (warning) warning.hidden = true;
   });
 
-  // A map larger than the phone (Cosmic Cluster's) opens on the player's home system and keeps
+  // A map larger than the phone (a board-wrap with data-home) opens on the player's home system and keeps
   // where the player dragged it across live updates.
   let mapScroll = null;
   function placeMap() {
@@ -250,7 +251,7 @@
     wrap.addEventListener("scroll", function () { mapScroll = [wrap.scrollLeft, wrap.scrollTop]; });
   }
 
-  // A form with data-max-picks="N" (Cosmic Cluster's Winter builds) takes at most N choices:
+  // A form with data-max-picks="N" (builds limited to what is due) takes at most N choices:
   // once N selects or boxes are picked, the others wait until one is cleared. A choice with
   // data-weight="2" (a fleet taking its own army along) counts twice.
   function capPicks(form) {
@@ -264,6 +265,59 @@
   panel.addEventListener("change", function (e) {
     const form = e.target.closest("form[data-max-picks]");
     if (form) capPicks(form);
+  });
+
+  // A turn-taking game's move box (web/templates/_turn_seat.html): a draft is tried on the
+  // server as it is typed (/seat/preview: what it would do, or why it cannot be played);
+  // "Play" sends it (/seat/move) and the game plays it at once or says why not. A board
+  // element with data-move="TEXT" (a cell to tap) fills the box.
+  let previewTimer = null;
+  function moveBox() { return panel.querySelector("form.move-form"); }
+
+  async function tryMove(form) {
+    const input = form.querySelector(".move-text");
+    const text = input.value.trim();
+    const said = form.querySelector(".move-preview");
+    const errors = form.querySelector(".errors");
+    errors.replaceChildren();
+    errors.classList.remove("ok");
+    if (!text) { said.textContent = ""; return; }
+    const result = await window.companion.send(panel.dataset.previewUrl, { text: text }, true);
+    if (input.value.trim() !== text) return;  // the player typed on meanwhile
+    if (result.ok) said.textContent = result.says || (result.text + ": a legal move. Tap Play to play it.");
+    else { said.textContent = ""; window.companion.showErrors(errors, result); }
+  }
+
+  async function playMove(text, box) {
+    const result = await window.companion.send(panel.dataset.moveUrl, { text: text }, true, { retry: true });
+    if (box) window.companion.showErrors(box, result.ok ? { ok: true, message: "Played " + result.text + " ✓" } : result);
+  }
+
+  panel.addEventListener("input", function (e) {
+    const form = e.target.closest("form.move-form");
+    if (!form) return;
+    clearTimeout(previewTimer);
+    previewTimer = setTimeout(function () { tryMove(form); }, 350);
+  });
+  panel.addEventListener("submit", function (e) {
+    const form = e.target.closest("form.move-form");
+    if (!form) return;
+    e.preventDefault();
+    const text = form.querySelector(".move-text").value.trim();
+    if (text) playMove(text, form.querySelector(".errors"));
+  });
+  panel.addEventListener("click", function (e) {
+    if (e.target.closest("button.try-move")) { tryMove(e.target.closest("form")); return; }
+    const pending = e.target.closest("button.play-pending");
+    if (pending) { playMove(pending.dataset.text, panel.querySelector(".turn-box .errors") || null); return; }
+    const offered = e.target.closest("[data-move]");
+    const form = moveBox();
+    if (offered && form) {
+      form.querySelector(".move-text").value = offered.dataset.move;
+      panel.querySelectorAll("[data-move].drafted").forEach(function (n) { n.classList.remove("drafted"); });
+      offered.classList.add("drafted");
+      tryMove(form);
+    }
   });
 
   document.addEventListener("panel", function () { setup(); placeMap(); });

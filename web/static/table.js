@@ -66,3 +66,16 @@
     });
   }
 })();
+
+// A turn-taking game: the move the camera saw, confirmed here, or one of the moves it could not
+// tell apart, chosen here (web/templates/_turn_table.html; POST /t/<id>/move).
+(function () {
+  document.addEventListener("click", async function (e) {
+    const button = e.target.closest("button.confirm-move, button.choose-move");
+    if (!button) return;
+    const body = { text: button.dataset.text, choose: button.classList.contains("choose-move") };
+    const result = await window.companion.send(button.dataset.url, body, true);
+    const box = button.closest(".turn-box").querySelector(".errors");
+    if (!result.ok) window.companion.showErrors(box, result);
+  });
+})();

@@ -1,5 +1,7 @@
-"""The host's controls: pause, resume, extend, skip; corrections with undo; new seat links;
-the game record. Every route needs the table's host secret (see web.security)."""
+"""The host's controls: pause, resume, extend, skip; corrections with undo (in a turn-taking
+game: the acting seat's move and an agreed undo of the last move); new seat links; a new table
+of any registered game with its house rules; the game record. Every route needs the table's
+host secret (see web.security)."""
 
 from __future__ import annotations
 
@@ -8,9 +10,10 @@ from typing import Any
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from companion.local_cluster.settings import HouseRules, SupportRange
-from web import panels
+from companion import games
+from web import house_rules, panels
 from web.errors import PageError
+from web.games import pages_for
 from web.security import (
     failed,
     join_limit,
@@ -46,21 +49,23 @@ def login(table_id: str) -> str:
 def page(table_id: str) -> str:
     require_host(table_id)
     view = service().view(table_id)
-    game = view.get("game") or {}
-    rules = (
-        game.get("state", {}).get("rules")
-        or game.get("rules")
-        or (view.get("setup") or {}).get("rules", {})
-    )
+    info = games.get(view["game_name"])
+    pages = pages_for(info.name)
+    values = pages.house_rules(view)
+    clock = service().table(table_id).turn_clock
     return render_template(
         "host.html",
         view=view,
-        rules=rules,
-        game_name=panels.game_of(table_id),
-        games=GAMES,
+        game=info,
+        pages=pages,
+        rules=house_rules.described(info, values),
+        clock=clock.describe() if view["play"] == "turns" else None,
+        forms=house_rules.forms(house_rules.playable(), info.name, values, clock),
+        clock_words=house_rules.CLOCK_WORDS,
         reissued=None,
         screen=panels.public_url("table.screen", table_id=table_id),
         attached=_attachments(table_id),
+        turn=panels.turn_context(view) if view["play"] == "turns" else None,
     )
 
 
@@ -100,6 +105,8 @@ def act(table_id: str, action: str) -> str | BaseResponse:
         tables.correct(table_id, request.form.get("text", ""), request.form.get("reason", ""))
     elif action == "undo":
         tables.undo(table_id)
+    elif action == "move":
+        _play_for_acting_seat(table_id, request.form.get("text", ""))
     elif action == "attach":
         running = current_app.extensions.get("attachments")
         if running is None:
@@ -130,36 +137,39 @@ def export(table_id: str) -> Response:
     )
 
 
-GAMES = {"local-cluster": "Local Cluster", "cosmic-cluster": "Cosmic Cluster"}
-"""The games a new table may play, as the host's form names them."""
-
-RULE_FIELDS = ("discussion_seconds", "command_seconds", "retreat_seconds", "build_seconds")
+def _play_for_acting_seat(table_id: str, text: str) -> None:
+    """The host plays the move of the seat whose turn it is (a player without a phone)."""
+    tables = service()
+    with tables.lock:
+        acting = tables.view(table_id)["acting"]
+        if acting is None:
+            raise PageError(409, "It is nobody's turn: there is no move to play now.")
+        tables.submit(table_id, acting, text, final=True)
 
 
 def _new_table(table_id: str) -> str:
-    """Another table (a rematch) with the house rules the host chose; this host holds it."""
+    """Another table (a rematch, or another game) with the house rules the host chose; this
+    host holds it."""
     form = request.form
-    limit = form.get("turn_limit", "").strip()
+    name = form.get("game", "").strip() or games.default().name
+    playable = {game.name: game for game in house_rules.playable()}
+    game = playable.get(name)
+    if game is None:
+        titles = " or ".join(g.title for g in playable.values())
+        raise PageError(400, f"There is no game called {name!r} here; choose {titles}.")
     try:
-        rules = HouseRules(
-            support_range=SupportRange(form.get("support_range", "adjacent")),
-            advance_claims_empty=bool(form.get("advance_claims_empty")),
-            turn_limit=int(limit) if limit else None,
-            **{name: int(form.get(name, "")) for name in RULE_FIELDS},
-        )
-        players = int(form.get("players", ""))
+        players = int(form.get("players", "").strip())
+    except ValueError:
+        raise PageError(
+            400, f"Say how many players: {game.title} is for {game.seats_text()}."
+        ) from None
+    try:
+        options = house_rules.options_from_form(game, form)
+        clock = house_rules.turn_clock_from_form(game, form)
     except ValueError as err:
         raise PageError(400, f"Check the house rules: {err}.") from None
-    game = form.get("game", "local-cluster")
-    if game not in GAMES:
-        raise PageError(
-            400, f"There is no game called {game!r}; choose {' or '.join(GAMES.values())}."
-        )
-    options = rules.to_dict()
-    if game == "cosmic-cluster":
-        options = {name: options[name] for name in RULE_FIELDS}
     new_id, secret = service().create_table(
-        form.get("name", ""), players, options=options, game=game
+        form.get("name", ""), players, options=options, game=game.name, turn_clock=clock
     )
     remember_host(new_id, secret)
     host_link = panels.public_url("host.login", table_id=new_id, secret=secret)

@@ -1,4 +1,8 @@
-"""A seat's phone: joining, choosing, orders, retreats, the build phase, ready."""
+"""A seat's phone: joining, choosing, orders, retreats, the build phase, ready; in a
+turn-taking game, the acting seat's move (``/seat/move``) and its drafts (``/seat/preview``).
+
+Every POST that changes something takes an optional ``request_id`` (the phone makes one per
+action and sends it again after a lost connection): the service applies it at most once."""
 
 from __future__ import annotations
 
@@ -86,7 +90,11 @@ def page(table_id: str) -> str:
     seat = require_seat(table_id)
     view = service().view(table_id)
     return render_template(
-        "seat.html", view=view, seat=seat, panel=panels.seat_panel(table_id, seat)
+        "seat.html",
+        view=view,
+        seat=seat,
+        panel=panels.seat_panel(table_id, seat),
+        assets=panels.assets(pages_for(view["game_name"])),
     )
 
 
@@ -113,8 +121,32 @@ def orders(table_id: str) -> Response | BaseResponse:
     text = _payload().get("text")
     if not isinstance(text, str):
         raise PageError(400, "Send the orders as text: one order a line.")
-    stored = service().submit(table_id, seat, text)
+    stored = service().submit(table_id, seat, text, request_id=_request_id())
     return _done(table_id, text=stored)
+
+
+@bp.post("/t/<table_id>/seat/move")
+def move(table_id: str) -> Response | BaseResponse:
+    """A turn-taking game's move, played at once if the game accepts it: answered with the
+    move as the game writes it (``{"ok": true, "text": "b2"}``), or with the game's reasons
+    (422)."""
+    seat = require_seat(table_id)
+    text = _payload().get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise PageError(400, "Send the move as text in the game's notation.")
+    stored = service().submit(table_id, seat, text, request_id=_request_id(), final=True)
+    return _done(table_id, text=stored)
+
+
+@bp.post("/t/<table_id>/seat/preview")
+def preview(table_id: str) -> Response:
+    """What a draft move would do (the game's preview, or the move checked), stored nowhere:
+    ``{"ok": true, "text": ..., "says": ...}``, or the game's reasons (422)."""
+    seat = require_seat(table_id)
+    text = _payload().get("text")
+    if not isinstance(text, str):
+        raise PageError(400, "Send the draft move as text.")
+    return jsonify({"ok": True, **service().preview(table_id, seat, text)})
 
 
 @bp.post("/t/<table_id>/seat/form")
@@ -133,7 +165,7 @@ def form(table_id: str) -> Response | BaseResponse:
         )
     game = pages_for(panels.game_of(table_id))
     text = game.submission_from_form(stage, request.form)
-    stored = service().submit(table_id, seat, text)
+    stored = service().submit(table_id, seat, text, request_id=_request_id())
     return _done(table_id, text=stored)
 
 
@@ -150,8 +182,14 @@ def ready(table_id: str) -> Response | BaseResponse:
             stage = _game(table_id).stage(str(stage_text))
         except games.UnknownGameError:
             raise PageError(400, f"there is no phase called {stage_text!r}") from None
-    done = service().set_ready(table_id, seat, is_ready, stage=stage)
+    done = service().set_ready(table_id, seat, is_ready, stage=stage, request_id=_request_id())
     return _done(table_id, ready=done)
+
+
+def _request_id() -> str | None:
+    """The phone's id for this action, if it sent one (a form field or a JSON key)."""
+    value = _payload().get("request_id")
+    return str(value) if value else None
 
 
 def _payload() -> Mapping[str, Any]:

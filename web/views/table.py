@@ -1,10 +1,17 @@
-"""The table screen: the board, the clock, who is ready, the results; QR codes to join."""
+"""The table screen: the board, the clock, who is ready, the results; QR codes to join; in a
+turn-taking game, the move the camera saw, to confirm or choose among."""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
 
 from web import panels
+from web.errors import PageError, wants_json
+from web.games import pages_for
 from web.security import service, table_or_404
 
 bp = Blueprint("table", __name__)
@@ -21,10 +28,57 @@ def index() -> str:
 def screen(table_id: str) -> str:
     table_or_404(table_id)
     view = service().view(table_id)
-    return render_template("table.html", view=view, panel=panels.table_panel(table_id))
+    return render_template(
+        "table.html",
+        view=view,
+        panel=panels.table_panel(table_id),
+        assets=panels.assets(pages_for(view["game_name"])),
+    )
 
 
 @bp.get("/t/<table_id>/panel")
 def panel(table_id: str) -> str:
     table_or_404(table_id)
     return panels.table_panel(table_id)
+
+
+@bp.post("/t/<table_id>/move")
+def confirm_move(table_id: str) -> Response | BaseResponse:
+    """At the table, for the seat whose turn it is: confirm the move waiting for its "done"
+    (``{"text": the pending move}``: the camera's, as the panel's button would), or play one of
+    the moves the camera could not tell apart (``{"text": one of them, "choose": true}``).
+
+    Like the panels' buttons, this needs no seat: the board on the table is the truth, and only
+    a move the screen shows is accepted."""
+    table_or_404(table_id)
+    data = _payload()
+    text = str(data.get("text", ""))
+    tables = service()
+    with tables.lock:
+        view = tables.view(table_id)
+        turn = panels.turn_context(view) if view["play"] == "turns" else None
+        acting = view["acting"]
+        if turn is None or acting is None:
+            raise PageError(409, "It is nobody's turn: there is no move to confirm.")
+        if data.get("choose"):
+            if text not in turn["candidates"]:
+                raise PageError(
+                    409,
+                    f"{text!r} is not one of the moves the camera saw; look at the screen again.",
+                )
+            tables.submit(table_id, acting, text, final=True)
+        else:
+            pending = turn["pending"]
+            if pending is None or pending["text"] != text:
+                raise PageError(409, "That move is no longer waiting; look at the screen again.")
+            tables.set_ready(table_id, acting, True, stage=view["stage"])
+    if wants_json():
+        return jsonify({"ok": True, "text": text})
+    return redirect(url_for("table.screen", table_id=table_id))
+
+
+def _payload() -> Mapping[str, Any]:
+    if request.is_json:
+        data = request.get_json(silent=True)
+        return data if isinstance(data, dict) else {}
+    return request.form

@@ -148,10 +148,15 @@ class _Resolver:
         self.supports: list[list[int]] = [[] for _ in range(count)]
         self.moves_to: dict[ProvinceId, list[int]] = {}
         self.unit_at: dict[ProvinceId, int] = {}
+        """The one unit of each province that is not a box."""
+        self.in_box: dict[ProvinceId, list[int]] = {}
+        """The units of each box (any number, C3.4), in board order."""
         boxes = game_map.boxes
         self.boxes = boxes
         for index, province in enumerate(self.src):
-            if province not in boxes:
+            if province in boxes:
+                self.in_box.setdefault(province, []).append(index)
+            else:
                 self.unit_at[province] = index
         self.result = [False] * count
         self.state = [_UNRESOLVED] * count
@@ -321,11 +326,35 @@ class _Resolver:
             frontier = nxt
         return any(end in sea[p] for p in reached)
 
+    def _supported(self, index: int, order: Order, province: ProvinceId) -> int:
+        """The unit a support names (-1: none): the one unit of a province; in a box, where
+        several may stand, a unit there of the named type whose order the support matches (a
+        move to the support's target, or no move for a support to hold), the supporter's own
+        power's first, then in board order; failing that the first of that type, so that the
+        support is void with the reason it does not match."""
+        if province not in self.boxes:
+            return self.unit_at.get(province, -1)
+        power = self.power[index]
+        candidates = sorted(
+            (
+                i
+                for i in self.in_box.get(province, ())
+                if i != index and order.other_type in (None, self.units[i].unit_type)
+            ),
+            key=lambda i: self.power[i] != power,
+        )
+        target = None if order.target is None else region_province(order.target)
+        for i in candidates:
+            moving = self.kind[i] == _MOVE
+            if (target is None and not moving) or (moving and self.dst[i] == target):
+                return i
+        return candidates[0] if candidates else -1
+
     def _check_support(self, index: int, order: Order) -> str | None:
         unit = self.units[index]
         assert order.other is not None
         other_province = region_province(order.other)
-        helped = self.unit_at.get(other_province, -1)
+        helped = self._supported(index, order, other_province)
         if helped < 0 or helped == index:
             return f"there is no other unit in {order.other} to support"
         if order.target is None:

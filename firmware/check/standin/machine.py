@@ -7,11 +7,14 @@ read an LED; outputs record their values in ``history``. Written for CPython and
 
 PINS = {}
 PWMS = {}
+HELD = set()
+"""Pin numbers whose button is held down from the start: an input made on one reads 0."""
 
 
 def reset():
     PINS.clear()
     PWMS.clear()
+    HELD.clear()
 
 
 class Pin:
@@ -24,6 +27,8 @@ class Pin:
         self.number = number
         self.mode = mode
         self.level = 1 if pull == Pin.PULL_UP else 0
+        if number in HELD:
+            self.level = 0
         if value is not None:
             self.level = value
         self.script = None
