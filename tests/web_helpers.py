@@ -69,7 +69,7 @@ def join(app: Flask, client: FlaskClient, table_id: str, seat: int, name: str) -
 
 @contextmanager
 def live_server(app: Flask) -> Iterator[str]:
-    """The app on the real server (uvicorn, web/serving.py) on a free port, in a thread; yields its base URL."""
+    """The app on the real server (uvicorn, web/serving.py) on a free port; yields its URL."""
     with BackgroundServer(app) as server:
         yield server.url
 

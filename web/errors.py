@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, current_app, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -70,6 +70,21 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(429)
     def rate_limited(err: HTTPException) -> tuple[Response | str, int]:
         return respond(429, RATE_MESSAGE)
+
+    @app.errorhandler(413)
+    def too_large(err: HTTPException) -> tuple[Response | str, int]:
+        limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
+        return respond(
+            413,
+            f"That is too much to send at once (at most {limit // 1024} KB). An order sheet "
+            "is far smaller: check what you pasted, or send it in parts.",
+        )
+
+    @app.errorhandler(400)
+    def bad_request(err: HTTPException) -> tuple[Response | str, int]:
+        return respond(
+            400, "The server could not read that request. Reload the page and try again."
+        )
 
     @app.errorhandler(404)
     def not_found(err: HTTPException) -> tuple[Response | str, int]:

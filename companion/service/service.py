@@ -513,10 +513,7 @@ class TableService:
 
         ``final`` plays a turn-taking game's move at once (the turn passes); otherwise the move
         waits for the seat's ready press ("done") or a correction."""
-        if len(text) > MAX_TEXT:
-            raise SubmissionError(
-                [f"that is {len(text)} characters; a submission is at most {MAX_TEXT}"]
-            )
+        _check_text(text)
         request_id = _scoped(seat, request_id)
         with self.lock:
             table = self._table(table_id)
@@ -545,10 +542,7 @@ class TableService:
         ``preview(seat, text)`` when it has one (:class:`Previewing`), else the move checked
         (``{"text": canonical}``). SubmissionError with the game's reasons when it cannot be
         played; StateError when it is not this seat's turn."""
-        if len(text) > MAX_TEXT:
-            raise SubmissionError(
-                [f"that is {len(text)} characters; a submission is at most {MAX_TEXT}"]
-            )
+        _check_text(text)
         with self.lock:
             table = self._table(table_id)
             self._playing_seat(table, seat)
@@ -642,6 +636,8 @@ class TableService:
             raise StateError("say why: a correction needs a reason")
         if len(text) > 200 or len(reason) > 500:
             raise StateError("a correction is at most 200 characters, its reason at most 500")
+        if not (text + reason).replace("\n", " ").isprintable():
+            raise StateError("a correction and its reason are letters, digits and signs only")
         with self.lock:
             table = self._running(table_id)
             self._dry_run(table, lambda s: s.correct(text, reason))
@@ -844,6 +840,17 @@ def _duration(seconds: float) -> str:
     if minutes:
         return f"{minutes} min {secs} s"
     return f"{secs} s"
+
+
+def _check_text(text: str) -> None:
+    """A submission's size and characters: text that could not even be shown (a lone surrogate,
+    which only a hand-made JSON request can send) is refused, not kept."""
+    if len(text) > MAX_TEXT:
+        raise SubmissionError(
+            [f"that is {len(text)} characters; a submission is at most {MAX_TEXT}"]
+        )
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        raise SubmissionError(["that text has characters that are not letters, digits or signs"])
 
 
 def _clean_name(name: str, what: str) -> str:

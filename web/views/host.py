@@ -5,6 +5,7 @@ host secret (see web.security)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
@@ -100,7 +101,7 @@ def act(table_id: str, action: str) -> str | BaseResponse:
     elif action == "skip":
         tables.skip(table_id)
     elif action == "extend":
-        tables.extend(table_id, _number(request.form.get("seconds", "")))
+        tables.extend(table_id, _seconds(request.form.get("seconds", "")))
     elif action == "correct":
         tables.correct(table_id, request.form.get("text", ""), request.form.get("reason", ""))
     elif action == "undo":
@@ -115,7 +116,7 @@ def act(table_id: str, action: str) -> str | BaseResponse:
     elif action == "new":
         return _new_table(table_id)
     elif action == "reissue":
-        seat = int(_number(request.form.get("seat", "")))
+        seat = _seat(request.form.get("seat", ""))
         token = tables.reissue(table_id, seat)
         link = panels.public_url("seat.rejoin", table_id=table_id, seat=seat, token=token)
         return render_template(
@@ -183,8 +184,21 @@ def _new_table(table_id: str) -> str:
     )
 
 
-def _number(text: str) -> float:
+def _seat(text: str) -> int:
+    """A seat number as the form sends it: whole digits only (not ``2.5``, ``nan`` or ``1e309``,
+    which once re-issued seat 2 or failed with a server error)."""
+    given = text.strip()
+    if not (given.isascii() and given.isdigit() and len(given) <= 3):
+        raise PageError(400, f"Choose a seat by its number, such as 2 (not {text[:20]!r}).")
+    return int(given)
+
+
+def _seconds(text: str) -> float:
+    """A number of seconds: a finite number (``nan``, ``inf`` and ``1e309`` are none)."""
     try:
-        return float(text)
+        seconds = float(text)
     except ValueError:
-        raise PageError(400, f"{text!r} is not a number") from None
+        seconds = math.nan
+    if not math.isfinite(seconds):
+        raise PageError(400, f"{text[:20]!r} is not a number of seconds (such as 60).")
+    return seconds
