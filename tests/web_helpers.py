@@ -53,6 +53,12 @@ def csrf_of(client: FlaskClient, url: str) -> str:
     return found.group(1)
 
 
+def host_login(client: FlaskClient, table_id: str, secret: str) -> Any:
+    """Type the host secret into the host login form (a POST, as a browser sends it)."""
+    token = csrf_of(client, f"/t/{table_id}/host/login")
+    return client.post(f"/t/{table_id}/host/login", data={"secret": secret, "csrf_token": token})
+
+
 def join_link(app: Flask, table_id: str, seat: int) -> str:
     with app.test_request_context():
         return f"/t/{table_id}/join/{seat}/{invitation(table_id, seat)}"

@@ -328,6 +328,7 @@ def _serve(args: argparse.Namespace) -> int:
         shown = lan_address() if host in ("0.0.0.0", "") else host
         public = f"http://{shown}:{port}"
         app.config["PUBLIC_URL"] = public
+        service.storage.beat(service.clock.now(), url=public)  # for table host-link's links
         service.start_timer()
         try:
             pinned = settings.table is not None
@@ -343,7 +344,10 @@ def _serve(args: argparse.Namespace) -> int:
 
                 signal.signal(signal.SIGTERM, stopping)
                 signal.signal(signal.SIGINT, stopping)
-                _announce(db, threads, port, public, table_id, secret, running, pinned)
+                link = None
+                if secret is not None and table_id is not None and sys.stdout.isatty():
+                    link = f"{public}/t/{table_id}/host/link/{service.make_host_link(table_id)}"
+                _announce(db, threads, port, public, table_id, link, running, pinned)
                 server.run(sockets=[sock])
                 print("Stopping.", file=sys.stderr)
         finally:
@@ -370,7 +374,7 @@ def _announce(
     port: int,
     public: str,
     table_id: str | None,
-    secret: str | None,
+    link: str | None,
     running: list[str],
     pinned: bool = False,
 ) -> None:
@@ -379,11 +383,12 @@ def _announce(
     print(f"  On the network:    {public}/")
     if table_id is not None:
         print(f"  Table screen:      {public}/t/{table_id}")
-    if secret is not None:
-        host_link = f"{public}/t/{table_id}/host/login?secret={secret}"
-        print(f"  Host link (keep it private): {host_link}")
+    if link is not None:
+        # A terminal, not a log: a one-time link (it holds no lasting secret).
+        print(f"  Host link (opens the host controls once): {link}")
     elif table_id is not None:
-        print("  Host controls: open the host link printed when the table was created.")
+        # Never a host link or secret here: this output may be a log (the journal).
+        print(f"  Host controls: run 'companion table host-link {table_id} --db {db}' for a link.")
     if running:
         print(f"  Attachments:       {', '.join(running)}")
         if pinned:

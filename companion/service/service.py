@@ -45,6 +45,8 @@ MAX_EXTEND = 3600
 
 HEARTBEAT_SECONDS = 5.0
 """How often a running server records that it is alive while a table's clock runs."""
+HOST_LINK_SECONDS = 24 * 3600
+"""How long an unused one-time host link stays good."""
 OUTAGE_SECONDS = 15.0
 """A running server whose clock moved on by more than this between two looks was not running
 (suspended, stopped, or its clock jumped): an outage. A shorter gap is a slow tick."""
@@ -52,6 +54,10 @@ OUTAGE_SECONDS = 15.0
 
 def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+hash_secret = _hash
+"""What is stored of a secret (a host secret, a seat token, a host link's code)."""
 
 
 def _game(data: Mapping[str, Any]) -> games.Game:
@@ -434,6 +440,66 @@ class TableService:
         with self.lock:
             return self._table(table_id)
 
+    # Host links --------------------------------------------------------------------------------
+
+    def new_host_secret(self, table_id: str) -> str:
+        """A new host secret for the table (returned once; only its hash is stored): the old
+        secret, its links and every browser that held it no longer open the host controls."""
+        secret = secrets.token_urlsafe(16)
+        with self.lock:
+            self._commit(self._table(table_id), "host_secret", {"host_hash": _hash(secret)})
+        return secret
+
+    def make_host_link(self, table_id: str) -> str:
+        """A one-time host link's code for the table's current host secret (docs/web.md,
+        "Host links"): it opens the host controls once, within :data:`HOST_LINK_SECONDS`, and
+        is void once used or once the table has a new host secret."""
+        code = secrets.token_urlsafe(16)
+        with self.lock:
+            table = self._table(table_id)
+            self.storage.add_host_link(
+                table_id, _hash(code), table.host_hash, self.clock.now(), applied=True
+            )
+        return code
+
+    def use_host_link(self, table_id: str, code: str) -> bool:
+        """Spend a one-time host link: True if it was this table's, unused, still current."""
+        with self.lock:
+            table = self._table(table_id)
+            found = self.storage.host_link(_hash(code))
+            if found is None:
+                return False
+            linked_table, host_hash, made_at, applied, used_at = found
+            now = self.clock.now()
+            if (
+                linked_table != table_id
+                or applied != 1
+                or used_at is not None
+                or not hmac.compare_digest(host_hash, table.host_hash)
+                or not 0 <= now - made_at <= HOST_LINK_SECONDS
+            ):
+                return False
+            return self.storage.use_host_link(_hash(code), now)
+
+    def host_key(self, table_id: str) -> str:
+        """The hash of the table's current host secret (what a host's session is bound to)."""
+        with self.lock:
+            return self._table(table_id).host_hash
+
+    def _apply_host_links(self) -> None:
+        """Links ``companion table host-link`` left while this server runs: each gives its
+        table the new host secret it carries."""
+        for code_hash, table_id, host_hash in self.storage.host_links_to_apply():
+            table = self.tables.get(table_id)
+            if table is None:
+                self.storage.host_link_applied(code_hash, refused=True)
+                continue
+            self._guarded(table, functools.partial(self._give_host_secret, host_hash=host_hash))
+            self.storage.host_link_applied(code_hash)
+
+    def _give_host_secret(self, table: Table, host_hash: str) -> None:
+        self._commit(table, "host_secret", {"host_hash": host_hash})
+
     def check_host(self, table_id: str, secret: str) -> bool:
         with self.lock:
             return hmac.compare_digest(self._table(table_id).host_hash, _hash(secret))
@@ -692,6 +758,9 @@ class TableService:
                         )
                     )
             self._beat(now)
+            if self.live:
+                with contextlib.suppress(StorageError):
+                    self._apply_host_links()
 
     # The camera ----------------------------------------------------------------------------------
 

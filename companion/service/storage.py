@@ -25,6 +25,8 @@ from companion.errors import CompanionError
 APPLICATION_ID = 0x434C4343  # "CLCC": Cluster Companion
 DEFAULT_PATH = Path("var/companion.db")
 ENVIRONMENT_VARIABLE = "COMPANION_DB"
+PRIVATE = 0o600
+"""The mode of the database, its -wal and -shm files and its lock: its owner's only."""
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: tables, their logs, snapshots and recorded game steps.
@@ -67,13 +69,24 @@ MIGRATIONS: tuple[str, ...] = (
         BEGIN SELECT RAISE(ABORT, 'recorded game steps are append-only'); END;
     """,
     # 2: the running server's heartbeat (docs/architecture.md, "Outages"): the last moment it
-    # was known to be running, so a restart can tell how long it was down.
+    # was known to be running, so a restart can tell how long it was down; and one-time host
+    # links (docs/web.md, "Host links"): `companion table host-link` leaves one here, the
+    # server applies it (a new host secret for the table) and the host's browser uses it once.
     """
     CREATE TABLE heartbeat (
         id INTEGER PRIMARY KEY CHECK (id = 1),
         at REAL NOT NULL,
         pid INTEGER NOT NULL,
-        stopped INTEGER NOT NULL DEFAULT 0
+        stopped INTEGER NOT NULL DEFAULT 0,
+        url TEXT
+    );
+    CREATE TABLE host_links (
+        code_hash TEXT PRIMARY KEY,
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        host_hash TEXT NOT NULL,
+        made_at REAL NOT NULL,
+        applied INTEGER NOT NULL DEFAULT 0,
+        used_at REAL
     );
     """,
 )
@@ -157,7 +170,7 @@ def _take_lock(path: Path, lock_path: Path) -> int:
     while True:
         try:
             lock_path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, PRIVATE)
         except OSError as err:
             raise StorageError(f"cannot open {lock_path}: {err.strerror or err}") from None
         try:
@@ -166,6 +179,8 @@ def _take_lock(path: Path, lock_path: Path) -> int:
             holder = _lock_holder(fd)
             os.close(fd)
             raise DatabaseInUse(path, holder) from None
+        with contextlib.suppress(OSError):
+            os.fchmod(fd, PRIVATE)
         try:
             same = os.path.samestat(os.fstat(fd), os.stat(lock_path))
         except FileNotFoundError:
@@ -181,6 +196,60 @@ def _lock_holder(fd: int) -> int | None:
     except OSError:
         return None
     return int(text) if text.isdigit() else None
+
+
+def _make_private(path: Path) -> None:
+    """The database and its companion files readable by their owner only (a database made by
+    an older version was 0644)."""
+    for each in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}.lock")):
+        try:
+            if each.stat().st_mode & 0o077:
+                os.chmod(each, PRIVATE)
+        except OSError:
+            continue
+
+
+def leave_host_link(
+    path: str | os.PathLike[str], table_id: str, code_hash: str, host_hash: str, at: float
+) -> None:
+    """Leave a host link for the server that holds the database's writer lock to apply (the
+    one write beside a running server: one row in ``host_links``, never the log)."""
+    with contextlib.closing(Storage(path, read_only=True)) as looking:
+        if looking.schema_version < 2:
+            raise StorageError(f"{path} is older than host links; restart its server first")
+    try:
+        connection = sqlite3.connect(os.fspath(path), timeout=10, isolation_level=None)
+    except sqlite3.Error as err:
+        raise StorageError(f"cannot open {path}: {err}") from None
+    try:
+        connection.execute(
+            "INSERT INTO host_links (code_hash, table_id, host_hash, made_at, applied) "
+            "VALUES (?, ?, ?, ?, 0)",
+            (code_hash, table_id, host_hash, at),
+        )
+    except sqlite3.Error as err:
+        raise StorageError(f"cannot write to {path}: {err}") from None
+    finally:
+        connection.close()
+
+
+def host_link_state(path: str | os.PathLike[str], code_hash: str) -> int | None:
+    """Whether the server applied a link left for it: 1 applied, -1 refused, 0 not yet."""
+    with contextlib.closing(Storage(path, read_only=True)) as looking:
+        found = looking.host_link(code_hash)
+    return None if found is None else found[3]
+
+
+def take_back_host_link(path: str | os.PathLike[str], code_hash: str) -> bool:
+    """Withdraw a link the server has not applied; False if it applied it meanwhile."""
+    connection = sqlite3.connect(os.fspath(path), timeout=10, isolation_level=None)
+    try:
+        done = connection.execute(
+            "DELETE FROM host_links WHERE code_hash = ? AND applied = 0", (code_hash,)
+        )
+        return done.rowcount == 1
+    finally:
+        connection.close()
 
 
 def default_path() -> Path:
@@ -227,6 +296,9 @@ class Storage:
                     f"cannot open {where}: its folder {self.path.parent} cannot be made "
                     f"({err.strerror or err})"
                 ) from None
+            # Made for its owner only before SQLite opens it; SQLite gives the -wal and -shm
+            # files the database's own mode (pending orders and hashes are inside).
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, PRIVATE))
         elif not self._looks_like_sqlite():
             raise StorageError(
                 f"{where} is not an SQLite database (it may be damaged or another kind of "
@@ -243,6 +315,7 @@ class Storage:
             connection.execute("PRAGMA foreign_keys=ON")
             self._migrate(connection)
             self.schema_version = SCHEMA_VERSION
+            _make_private(self.path)
         except sqlite3.DatabaseError as err:
             connection.close()
             raise StorageError(
@@ -384,15 +457,70 @@ class Storage:
             (table_id, entry.seq, entry.at, entry.kind, entry.request_id, _dump(entry.data)),
         )
 
-    def beat(self, at: float, *, stopped: bool = False) -> None:
-        """Record that the server is running at ``at`` (or, ``stopped``, stopping cleanly)."""
+    def beat(self, at: float, *, stopped: bool = False, url: str | None = None) -> None:
+        """Record that the server is running at ``at`` (or, ``stopped``, stopping cleanly);
+        ``url``: the address its site is served at (kept until another is given)."""
         with self._transaction() as db:
             db.execute(
-                "INSERT INTO heartbeat (id, at, pid, stopped) VALUES (1, ?, ?, ?) "
+                "INSERT INTO heartbeat (id, at, pid, stopped, url) VALUES (1, ?, ?, ?, ?) "
                 "ON CONFLICT (id) DO UPDATE SET at = excluded.at, pid = excluded.pid, "
-                "stopped = excluded.stopped",
-                (at, os.getpid(), int(stopped)),
+                "stopped = excluded.stopped, url = COALESCE(excluded.url, heartbeat.url)",
+                (at, os.getpid(), int(stopped), url),
             )
+
+    def server_url(self) -> str | None:
+        """The address the last server served its site at, if one said."""
+        if self.schema_version < 2:
+            return None
+        row = self.connection.execute("SELECT url FROM heartbeat").fetchone()
+        return None if row is None else row[0]
+
+    # Host links ------------------------------------------------------------------------------
+
+    def add_host_link(
+        self, table_id: str, code_hash: str, host_hash: str, at: float, *, applied: bool
+    ) -> None:
+        """A one-time host link; ``applied``: its host secret is already the table's."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO host_links (code_hash, table_id, host_hash, made_at, applied) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (code_hash, table_id, host_hash, at, int(applied)),
+            )
+
+    def host_links_to_apply(self) -> list[tuple[str, str, str]]:
+        """Links ``companion table host-link`` left for the server: (code hash, table, host
+        hash), oldest first."""
+        rows = self.connection.execute(
+            "SELECT code_hash, table_id, host_hash FROM host_links WHERE applied = 0 "
+            "ORDER BY made_at"
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    def host_link_applied(self, code_hash: str, *, refused: bool = False) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE host_links SET applied = ? WHERE code_hash = ?",
+                (-1 if refused else 1, code_hash),
+            )
+
+    def host_link(self, code_hash: str) -> tuple[str, str, float, int, float | None] | None:
+        """(table, host hash, made at, applied, used at) of a link, or None."""
+        row = self.connection.execute(
+            "SELECT table_id, host_hash, made_at, applied, used_at FROM host_links "
+            "WHERE code_hash = ?",
+            (code_hash,),
+        ).fetchone()
+        return None if row is None else (row[0], row[1], row[2], row[3], row[4])
+
+    def use_host_link(self, code_hash: str, at: float) -> bool:
+        """Spend a link; False if it was spent already."""
+        with self._transaction() as db:
+            done = db.execute(
+                "UPDATE host_links SET used_at = ? WHERE code_hash = ? AND used_at IS NULL",
+                (at, code_hash),
+            )
+            return done.rowcount == 1
 
     def heartbeat(self) -> Heartbeat | None:
         """The last recorded heartbeat, or None (never written, or a database from before it

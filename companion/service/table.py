@@ -187,6 +187,11 @@ class Table:
             self.session = self.setup.start({})
             self._enter_game_stage(entry.at, out)
 
+    def _on_host_secret(self, entry: LogEntry, out: Applied) -> None:
+        """A new host secret (``companion table host-link``): the old one, and every browser
+        that held it, no longer opens the host controls."""
+        self.host_hash = entry.data["host_hash"]
+
     def _on_reissue(self, entry: LogEntry, out: Applied) -> None:
         self.seats[entry.data["seat"]].token_hash = entry.data["token_hash"]
 
