@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import socket
 import sys
 import threading
@@ -31,6 +32,7 @@ from flask import Flask
 
 from companion.service import Event, TableService
 from web import live
+from web.errors import PageError
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -165,6 +167,17 @@ class Site:
     async def _stream(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Let Flask check the stream (the table, the seat, the bounds); then run it here."""
         loop = asyncio.get_running_loop()
+        streams: live.OpenStreams = self.app.extensions["companion_streams"]
+        client = (scope.get("client") or ("unknown", 0))[0]
+        refused = streams.refusal(
+            client,
+            per_client=int(self.app.config["STREAMS_PER_CLIENT"]),
+            total=int(self.app.config["STREAMS_TOTAL"]),
+        )
+        if refused is not None:
+            # Refused before any Flask work: a client that asks again and again costs little.
+            await _refuse(scope, send, refused)
+            return
         environ = wsgi_environ(scope)
         environ[live.ASYNC_STREAM] = None
         status, headers, body = await loop.run_in_executor(self.renders, self._call, environ)
@@ -175,7 +188,6 @@ class Site:
             return
         headers = [(k, v) for k, v in headers if k != b"content-length"]  # it streams on
         await send({"type": "http.response.start", "status": status, "headers": headers})
-        streams: live.OpenStreams = self.app.extensions["companion_streams"]
         try:
             await self._run(plan, environ, receive, send)
         finally:
@@ -258,6 +270,20 @@ class Site:
             hub.unsubscribe(plan.table_id, queue)
             gone.cancel()
             stopping.cancel()
+
+
+async def _refuse(scope: Scope, send: Send, refused: PageError) -> None:
+    """The refusal as the asker reads it: JSON for a script, else the sentence as text."""
+    accept = dict(scope.get("headers", [])).get(b"accept", b"")
+    if b"application/json" in accept:
+        body = json.dumps({"ok": False, "error": refused.message, "reasons": []}).encode()
+        kind = b"application/json"
+    else:
+        body, kind = refused.message.encode(), b"text/plain; charset=utf-8"
+    headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode())]
+    headers += [(k.lower().encode(), v.encode()) for k, v in refused.headers.items()]
+    await send({"type": "http.response.start", "status": refused.status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 async def _disconnected(receive: Receive) -> None:

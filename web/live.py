@@ -57,25 +57,33 @@ class OpenStreams:
     def __init__(self) -> None:
         self.count = 0
         self.per_client: dict[str, int] = {}
-        self.changed = threading.Condition()
+        self.changed = threading.Condition(threading.RLock())
 
-    def reserve(self, client: str, *, per_client: int, total: int) -> None:
-        """Count a new stream of ``client``, or refuse it with a :class:`PageError`."""
+    def refusal(self, client: str, *, per_client: int, total: int) -> PageError | None:
+        """Why a new stream of ``client`` would be refused now (None: it would be taken)."""
         with self.changed:
             if self.per_client.get(client, 0) >= per_client:
-                raise PageError(
+                return PageError(
                     429,
                     f"This device already has {per_client} live screens open on this table "
                     "server. Close one (another tab or window), then reload this page.",
                     headers={"Retry-After": str(RETRY_AFTER)},
                 )
             if self.count >= total:
-                raise PageError(
+                return PageError(
                     503,
                     f"The table server is showing as many live screens as it can ({total}). "
                     "Orders and ready presses still work; reload this page in a minute.",
                     headers={"Retry-After": str(RETRY_AFTER)},
                 )
+            return None
+
+    def reserve(self, client: str, *, per_client: int, total: int) -> None:
+        """Count a new stream of ``client``, or refuse it with a :class:`PageError`."""
+        with self.changed:
+            refused = self.refusal(client, per_client=per_client, total=total)
+            if refused is not None:
+                raise refused
             self.count += 1
             self.per_client[client] = self.per_client.get(client, 0) + 1
             self.changed.notify_all()
