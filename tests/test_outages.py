@@ -306,7 +306,7 @@ def test_a_real_server_killed_during_a_chess_clock_turn_keeps_the_seats_time(
 ) -> None:
     db = tmp_path / "tables.db"
     table_id, secret = host_paused_table(db, game=noughts.NAME, turn_clock=TurnClock("player", 20))
-    with ServerProcess(db, games=("noughts",)) as server:
+    with ServerProcess(db, games=("noughts_pages",)) as server:
         host = Browser(server.url)
         host.host(table_id, secret)
         assert host.post(f"/t/{table_id}/host/resume")[0] == 200
@@ -315,7 +315,7 @@ def test_a_real_server_killed_during_a_chess_clock_turn_keeps_the_seats_time(
         killed = time.time()
         server.stop(signal.SIGKILL)
     time.sleep(3.0)
-    with ServerProcess(db, games=("noughts",)) as server:
+    with ServerProcess(db, games=("noughts_pages",)) as server:
         with TableService(Storage(db, read_only=True)) as reader:
             view = reader.view(table_id)
             resume, pause = entries_after(reader.storage, table_id, resumed - 1)

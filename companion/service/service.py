@@ -18,7 +18,7 @@ import secrets
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from companion import games
@@ -26,6 +26,7 @@ from companion.errors import CompanionError, RecordError, StateError
 from companion.games import NewTable
 from companion.service.clock import Clock, SystemClock, TurnClock
 from companion.service.events import Event, EventBus, Subscription
+from companion.service.journal import Journal
 from companion.service.session import (
     GameSession,
     GameSetup,
@@ -108,7 +109,9 @@ class TableService:
         """Tables that cannot be served, with why; the others carry on regardless."""
         self.scans: dict[str, dict[str, Any]] = {}
         """Each table's latest board scan compared with its state (memory only, not stored)."""
-        with self.lock:
+        self._journal = Journal(storage, self.bus)
+        self._local = threading.local()
+        with self._command():
             for table_id in storage.table_ids():
                 try:
                     self.tables[table_id] = self._rebuild(table_id)
@@ -158,6 +161,8 @@ class TableService:
         self._stop.set()
         if self._timer is not None:
             self._timer.join(timeout=5)
+        with contextlib.suppress(StorageError):
+            self._journal.wait(self._journal.issued)  # every applied entry reaches the disk
         with self.lock:
             if self.live:
                 # The last moment it was running: a restart counts its outage from here.
@@ -328,13 +333,46 @@ class TableService:
             return applied
         snapshot = table.snapshot() if applied.snapshot else None
         try:
-            self.storage.append(table.id, entry, steps=applied.steps, snapshot=snapshot)
+            number = self._journal.add(table.id, entry, applied.steps, snapshot, applied.events)
         except StorageError:
             self.tables[table.id] = self._rebuild(table.id)
             raise
-        for event in applied.events:
-            self.bus.publish(event)
+        self._local.last = number  # the command waits for it once it lets go of the lock
         return applied
+
+    @contextlib.contextmanager
+    def _command(self) -> Iterator[None]:
+        """Hold the service's lock for a command (or a view, or a tick); on the way out of the
+        outermost one, let go of the lock and wait until the entries it made are on disk and
+        their events published (docs/architecture.md, "Group commit")."""
+        depth = getattr(self._local, "depth", 0)
+        try:
+            with self.lock:
+                self._local.depth = depth + 1
+                try:
+                    yield
+                finally:
+                    self._local.depth = depth
+        finally:
+            if depth == 0:
+                self._settle()
+
+    def _settle(self) -> None:
+        number = getattr(self._local, "last", 0)
+        if not number:
+            return
+        self._local.last = 0
+        try:
+            self._journal.wait(number)
+        except StorageError:
+            with self.lock:  # memory may not run ahead of the disk: rebuild what was lost
+                for table_id in self._journal.take_failure():
+                    try:
+                        self.tables[table_id] = self._rebuild(table_id)
+                    except CompanionError as err:
+                        self.broken[table_id] = str(err)
+                        self.tables.pop(table_id, None)
+            raise
 
     def _table(self, table_id: str) -> Table:
         if self.closed:
@@ -411,7 +449,7 @@ class TableService:
     ) -> tuple[str, str]:
         """Store a new table's first entry; ``start`` an imported game at once."""
         secret = secrets.token_urlsafe(16)
-        with self.lock:
+        with self._command():
             table_id = uuid.uuid4().hex[:10]
             at = self.clock.now()
             data: dict[str, Any] = {
@@ -432,12 +470,12 @@ class TableService:
         return table_id, secret
 
     def table_ids(self) -> list[str]:
-        with self.lock:
+        with self._command():
             return list(self.tables)
 
     def table(self, table_id: str) -> Table:
         """The live table (read it under :attr:`lock` if other threads are running)."""
-        with self.lock:
+        with self._command():
             return self._table(table_id)
 
     # Host links --------------------------------------------------------------------------------
@@ -446,7 +484,7 @@ class TableService:
         """A new host secret for the table (returned once; only its hash is stored): the old
         secret, its links and every browser that held it no longer open the host controls."""
         secret = secrets.token_urlsafe(16)
-        with self.lock:
+        with self._command():
             self._commit(self._table(table_id), "host_secret", {"host_hash": _hash(secret)})
         return secret
 
@@ -455,7 +493,7 @@ class TableService:
         "Host links"): it opens the host controls once, within :data:`HOST_LINK_SECONDS`, and
         is void once used or once the table has a new host secret."""
         code = secrets.token_urlsafe(16)
-        with self.lock:
+        with self._command():
             table = self._table(table_id)
             self.storage.add_host_link(
                 table_id, _hash(code), table.host_hash, self.clock.now(), applied=True
@@ -464,7 +502,7 @@ class TableService:
 
     def use_host_link(self, table_id: str, code: str) -> bool:
         """Spend a one-time host link: True if it was this table's, unused, still current."""
-        with self.lock:
+        with self._command():
             table = self._table(table_id)
             found = self.storage.host_link(_hash(code))
             if found is None:
@@ -483,7 +521,7 @@ class TableService:
 
     def host_key(self, table_id: str) -> str:
         """The hash of the table's current host secret (what a host's session is bound to)."""
-        with self.lock:
+        with self._command():
             return self._table(table_id).host_hash
 
     def _apply_host_links(self) -> None:
@@ -501,12 +539,12 @@ class TableService:
         self._commit(table, "host_secret", {"host_hash": host_hash})
 
     def check_host(self, table_id: str, secret: str) -> bool:
-        with self.lock:
+        with self._command():
             return hmac.compare_digest(self._table(table_id).host_hash, _hash(secret))
 
     def seat_for_token(self, table_id: str, token: str) -> int | None:
         """The seat whose token this is (compared in constant time), or None."""
-        with self.lock:
+        with self._command():
             wanted = _hash(token)
             found = None
             for seat in self._table(table_id).seats.values():
@@ -519,7 +557,7 @@ class TableService:
     def join(self, table_id: str, seat: int, name: str) -> str:
         """Take a free seat; returns the seat's secret token (the join link holds it)."""
         name = _clean_name(name, "player name")
-        with self.lock:
+        with self._command():
             table = self._table(table_id)
             record = table.require_seat(seat)
             if record.joined:
@@ -530,7 +568,7 @@ class TableService:
 
     def reissue(self, table_id: str, seat: int) -> str:
         """A new token for a seat (a new phone); the old one stops working."""
-        with self.lock:
+        with self._command():
             table = self._table(table_id)
             table.require_seat(seat)
             token = secrets.token_urlsafe(16)
@@ -539,7 +577,7 @@ class TableService:
 
     def choose(self, table_id: str, seat: int, choice: Mapping[str, Any]) -> dict[str, Any]:
         """A seat's setup choice (Local Cluster: colour and home), in rulebook 3.2's order."""
-        with self.lock:
+        with self._command():
             table = self._table(table_id)
             record = table.require_seat(seat)
             if table.stage.kind is not StageKind.LOBBY:
@@ -581,7 +619,7 @@ class TableService:
         waits for the seat's ready press ("done") or a correction."""
         _check_text(text)
         request_id = _scoped(seat, request_id)
-        with self.lock:
+        with self._command():
             table = self._table(table_id)
             if request_id is not None and request_id in table.requests:
                 return str(table.requests[request_id].get("text", ""))  # what it stored then
@@ -609,7 +647,7 @@ class TableService:
         (``{"text": canonical}``). SubmissionError with the game's reasons when it cannot be
         played; StateError when it is not this seat's turn."""
         _check_text(text)
-        with self.lock:
+        with self._command():
             table = self._table(table_id)
             self._playing_seat(table, seat)
             if table.stage.kind is not StageKind.TURN:
@@ -637,7 +675,7 @@ class TableService:
         stage ended is refused rather than counted for the next one.
         """
         request_id = _scoped(seat, request_id)
-        with self.lock:
+        with self._command():
             table = self._table(table_id)
             if request_id is not None and request_id in table.requests:
                 return bool(table.requests[request_id].get("ready", True))
@@ -671,14 +709,14 @@ class TableService:
     # Host controls -----------------------------------------------------------------------------
 
     def pause(self, table_id: str) -> None:
-        with self.lock:
+        with self._command():
             table = self._running(table_id)
             if table.paused:
                 raise StateError("the table is already paused")
             self._commit(table, "pause", {})
 
     def resume(self, table_id: str) -> None:
-        with self.lock:
+        with self._command():
             table = self._running(table_id)
             if not table.paused:
                 raise StateError("the table is not paused")
@@ -687,12 +725,12 @@ class TableService:
     def extend(self, table_id: str, seconds: float) -> None:
         if not 1 <= seconds <= MAX_EXTEND:
             raise StateError(f"extend by 1 to {MAX_EXTEND} seconds, not {seconds}")
-        with self.lock:
+        with self._command():
             self._commit(self._running(table_id), "extend", {"seconds": float(seconds)})
 
     def skip(self, table_id: str) -> None:
         """End the current stage now, as if its deadline had come."""
-        with self.lock:
+        with self._command():
             self._commit(self._running(table_id), "end", {"reason": "skip"})
 
     def correct(self, table_id: str, text: str, reason: str) -> None:
@@ -704,13 +742,13 @@ class TableService:
             raise StateError("a correction is at most 200 characters, its reason at most 500")
         if not (text + reason).replace("\n", " ").isprintable():
             raise StateError("a correction and its reason are letters, digits and signs only")
-        with self.lock:
+        with self._command():
             table = self._running(table_id)
             self._dry_run(table, lambda s: s.correct(text, reason))
             self._commit(table, "correct", {"text": text, "reason": reason.strip()})
 
     def undo(self, table_id: str) -> None:
-        with self.lock:
+        with self._command():
             table = self._running(table_id)
             self._dry_run(table, lambda s: s.undo())
             self._commit(table, "undo", {})
@@ -734,7 +772,7 @@ class TableService:
         """Apply passed deadlines and publish a timer event for every running table."""
         if self.read_only:
             raise StateError("a service opened for reading keeps no time")
-        with self.lock:
+        with self._command():
             now = self.clock.now()
             for table_id in list(self._unrecovered):
                 self._recover(table_id, now)
@@ -774,7 +812,7 @@ class TableService:
         what the camera saw: exactly one is entered (durably) as the acting seat's pending move,
         for the seat to confirm with its "done" press; several are listed for someone to choose.
         """
-        with self.lock:
+        with self._command():
             table = self._table(table_id)
             session = table.session
             result: dict[str, Any] = {"at": self.clock.now(), "discrepancies": [], "missing": []}
@@ -817,7 +855,7 @@ class TableService:
         but in a turn-taking stage the acting seat's pending move (one the camera saw on the
         board, or one waiting for its "done" press) is ``"pending"``: ``{"seat", "text"}``.
         """
-        with self.lock:
+        with self._command():
             table = self._table(table_id)
             now = self.clock.now()
             awaited = table.participants()
@@ -882,7 +920,7 @@ class TableService:
 
     def export(self, table_id: str) -> str:
         """The table's game record JSON (see docs/state-format.md)."""
-        with self.lock:
+        with self._command():
             return self._table(table_id).require_session().record_json()
 
 

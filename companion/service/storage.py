@@ -13,12 +13,14 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import fcntl
+import functools
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from companion.errors import CompanionError
 
@@ -257,6 +259,20 @@ def default_path() -> Path:
     return Path(os.environ.get(ENVIRONMENT_VARIABLE) or DEFAULT_PATH)
 
 
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def _with_io(method: _Method) -> _Method:
+    """Run a :class:`Storage` method holding its connection's lock."""
+
+    @functools.wraps(method)
+    def locked(self: Storage, *args: Any, **kwargs: Any) -> Any:
+        with self.io:
+            return method(self, *args, **kwargs)
+
+    return cast(_Method, locked)
+
+
 class Storage:
     """One open database. Not thread-safe by itself: the service serialises every call.
 
@@ -268,6 +284,9 @@ class Storage:
     def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
         self.path = Path(path)
         self.read_only = read_only
+        self.io = threading.RLock()
+        """Held around every use of the connection: the service's group commit writes from
+        whichever thread leads it, while other threads read or write under the service lock."""
         self._connection: sqlite3.Connection | None = None
         self.schema_version = 0
         self._open()
@@ -406,6 +425,7 @@ class Storage:
             raise StorageError(f"{self.path} is closed")
         return self._connection
 
+    @_with_io
     def close(self) -> None:
         if self._connection is not None:
             self._connection.close()
@@ -419,6 +439,7 @@ class Storage:
 
     # Writing ---------------------------------------------------------------------------------
 
+    @_with_io
     def create_table(self, table_id: str, name: str, game: str, at: float, first: LogEntry) -> None:
         """Add a table and its first log entry in one transaction."""
         with self._transaction() as db:
@@ -428,6 +449,7 @@ class Storage:
             )
             self._insert_entry(db, table_id, first)
 
+    @_with_io
     def append(
         self,
         table_id: str,
@@ -437,18 +459,30 @@ class Storage:
         snapshot: Mapping[str, Any] | None = None,
     ) -> None:
         """Append one log entry, with the game steps and snapshot it produced, atomically."""
+        self.append_many([(table_id, entry, steps, snapshot)])
+
+    @_with_io
+    def append_many(
+        self,
+        items: Iterable[
+            tuple[str, LogEntry, Iterable[tuple[int, Mapping[str, Any]]], Mapping[str, Any] | None]
+        ],
+    ) -> None:
+        """Append several entries (of any tables), each with its steps and snapshot, in one
+        transaction: one commit on disk for them all (the service's group commit)."""
         with self._transaction() as db:
-            self._insert_entry(db, table_id, entry)
-            for number, step in steps:
-                db.execute(
-                    "INSERT INTO steps (table_id, n, data) VALUES (?, ?, ?)",
-                    (table_id, number, _dump(step)),
-                )
-            if snapshot is not None:
-                db.execute(
-                    "INSERT INTO snapshots (table_id, seq, data) VALUES (?, ?, ?)",
-                    (table_id, entry.seq, _dump(snapshot)),
-                )
+            for table_id, entry, steps, snapshot in items:
+                self._insert_entry(db, table_id, entry)
+                for number, step in steps:
+                    db.execute(
+                        "INSERT INTO steps (table_id, n, data) VALUES (?, ?, ?)",
+                        (table_id, number, _dump(step)),
+                    )
+                if snapshot is not None:
+                    db.execute(
+                        "INSERT INTO snapshots (table_id, seq, data) VALUES (?, ?, ?)",
+                        (table_id, entry.seq, _dump(snapshot)),
+                    )
 
     @staticmethod
     def _insert_entry(db: sqlite3.Connection, table_id: str, entry: LogEntry) -> None:
@@ -457,6 +491,7 @@ class Storage:
             (table_id, entry.seq, entry.at, entry.kind, entry.request_id, _dump(entry.data)),
         )
 
+    @_with_io
     def beat(self, at: float, *, stopped: bool = False, url: str | None = None) -> None:
         """Record that the server is running at ``at`` (or, ``stopped``, stopping cleanly);
         ``url``: the address its site is served at (kept until another is given)."""
@@ -468,6 +503,7 @@ class Storage:
                 (at, os.getpid(), int(stopped), url),
             )
 
+    @_with_io
     def server_url(self) -> str | None:
         """The address the last server served its site at, if one said."""
         if self.schema_version < 2:
@@ -477,6 +513,7 @@ class Storage:
 
     # Host links ------------------------------------------------------------------------------
 
+    @_with_io
     def add_host_link(
         self, table_id: str, code_hash: str, host_hash: str, at: float, *, applied: bool
     ) -> None:
@@ -488,6 +525,7 @@ class Storage:
                 (code_hash, table_id, host_hash, at, int(applied)),
             )
 
+    @_with_io
     def host_links_to_apply(self) -> list[tuple[str, str, str]]:
         """Links ``companion table host-link`` left for the server: (code hash, table, host
         hash), oldest first."""
@@ -497,6 +535,7 @@ class Storage:
         )
         return [(r[0], r[1], r[2]) for r in rows]
 
+    @_with_io
     def host_link_applied(self, code_hash: str, *, refused: bool = False) -> None:
         with self._transaction() as db:
             db.execute(
@@ -504,6 +543,7 @@ class Storage:
                 (-1 if refused else 1, code_hash),
             )
 
+    @_with_io
     def host_link(self, code_hash: str) -> tuple[str, str, float, int, float | None] | None:
         """(table, host hash, made at, applied, used at) of a link, or None."""
         row = self.connection.execute(
@@ -513,6 +553,7 @@ class Storage:
         ).fetchone()
         return None if row is None else (row[0], row[1], row[2], row[3], row[4])
 
+    @_with_io
     def use_host_link(self, code_hash: str, at: float) -> bool:
         """Spend a link; False if it was spent already."""
         with self._transaction() as db:
@@ -522,6 +563,7 @@ class Storage:
             )
             return done.rowcount == 1
 
+    @_with_io
     def heartbeat(self) -> Heartbeat | None:
         """The last recorded heartbeat, or None (never written, or a database from before it
         existed, read without migrating)."""
@@ -535,10 +577,12 @@ class Storage:
 
     # Reading ---------------------------------------------------------------------------------
 
+    @_with_io
     def table_ids(self) -> list[str]:
         rows = self.connection.execute("SELECT id FROM tables ORDER BY created_at, id")
         return [r[0] for r in rows]
 
+    @_with_io
     def load(self, table_id: str) -> Stored:
         db = self.connection
         row = db.execute(
@@ -573,6 +617,7 @@ class Storage:
         ).fetchone()
         return Stored(table_id, snapshot, after, entries, steps, requests, float(last_at))
 
+    @_with_io
     def entries(self, table_id: str) -> list[LogEntry]:
         """The whole log of a table, in order."""
         return [
