@@ -132,7 +132,11 @@ class GameCommands(abc.ABC):
         """Replay every step, checking each lands where the record says; what it found."""
 
     def commands(self, subparsers: Subcommands) -> None:
-        """Add commands that take no record (a demo); none by default."""
+        """Add commands that take no record (a demo); none by default.
+
+        Each sets ``handler`` (``args -> exit status``). Their names are shared with every
+        other command (argparse refuses a second ``demo``): Local Cluster's is ``demo``, so
+        another game's would be ``<game>-demo``."""
         return None
 
     def verb(self, name: str) -> Verb | None:

@@ -121,14 +121,6 @@ SHIPPED = ("companion", "web", "vision", "hardware")
 """The packages the project installs (pyproject's packages.find); tests and benchmarks are
 each game's own or exercise several."""
 SOURCES = (".py", ".html", ".js", ".css")
-MOVING = {
-    "web/cli.py": "the web engineer: `companion serve --demo-game` through the registry",
-    "web/games/__init__.py": "the web engineer: pages found through the registration",
-    "web/views/host.py": "the web engineer: the host's new-table form from the house rules",
-    "web/templates/host.html": "the web engineer: the host page's game-specific parts",
-}
-"""Shared modules still being moved out of naming a game (issue 14), each by its engineer.
-They run as non-strict expected failures; delete an entry once its module passes."""
 INSTALLED = [games.get(entry.name) for entry in entry_points(group=games.GROUP)]
 """The games registered by entry points (not those a test registers for itself)."""
 
@@ -205,15 +197,7 @@ def _page_code(text: str) -> list[str]:
     return [_PAGE_COMMENTS.sub(" ", text)]
 
 
-@pytest.mark.parametrize(
-    "path",
-    [
-        pytest.param(path, marks=pytest.mark.xfail(reason=MOVING[path], strict=False))
-        if path in MOVING
-        else path
-        for path in _shared_files()
-    ],
-)
+@pytest.mark.parametrize("path", _shared_files())
 def test_no_shared_module_names_a_game(path: str) -> None:
     text = (ROOT / path).read_text()
     said = _python_code(text, path) if path.endswith(".py") else _page_code(text)
