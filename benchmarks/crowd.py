@@ -230,16 +230,23 @@ async def _one_stream(
             tally["answer_s"] = max(tally["answer_s"], time.monotonic() - started)
             tally["status"][status] = tally["status"].get(status, 0) + 1
             if status == 200:
-                tally["open"] += 1
-                while not stop.is_set():
-                    try:
-                        line = await asyncio.wait_for(reader.readline(), 0.5)
-                    except TimeoutError:
-                        continue
-                    if not line:
-                        break
-                    if line.startswith(b"event:"):
-                        tally["messages"] += 1
+                # "open" is the most streams open at once: when the streams are being closed,
+                # a slot one of them frees may go to a retry already on its way, which must not
+                # count as one more open beside the others.
+                tally["now"] += 1
+                tally["open"] = max(tally["open"], tally["now"])
+                try:
+                    while not stop.is_set():
+                        try:
+                            line = await asyncio.wait_for(reader.readline(), 0.5)
+                        except TimeoutError:
+                            continue
+                        if not line:
+                            break
+                        if line.startswith(b"event:"):
+                            tally["messages"] += 1
+                finally:
+                    tally["now"] -= 1
                 return
         except (OSError, TimeoutError, ValueError, IndexError):
             tally["status"][-1] = tally["status"].get(-1, 0) + 1
@@ -257,6 +264,7 @@ def _run_streams(port: int, specs: list[StreamSpec], ready: Any, done: Any, out:
     async def main() -> dict[str, Any]:
         tally: dict[str, Any] = {
             "open": 0,
+            "now": 0,
             "messages": 0,
             "status": {},
             "connect_errors": 0,
@@ -300,7 +308,7 @@ class Streams:
         return self
 
     def close(self) -> dict[str, Any]:
-        """Close them all; what happened: how many opened, how each was answered, messages."""
+        """Close them all; what happened: the most open at once, how each was answered, messages."""
         self.done.set()
         tally: dict[str, Any] = self.out.get(timeout=60)
         self.process.join(timeout=10)
