@@ -225,14 +225,17 @@ class Site:
             return
         loop = asyncio.get_running_loop()
 
-        async def render(step: Callable[[], tuple[list[str], bool]]) -> bool:
-            messages, done = await loop.run_in_executor(
-                self.renders, self._in_request, environ, step
-            )
+        async def deliver(messages: list[str]) -> None:
             for message in messages:
                 await send(
                     {"type": "http.response.body", "body": message.encode(), "more_body": True}
                 )
+
+        async def render(step: Callable[[], tuple[list[str], bool]]) -> bool:
+            messages, done = await loop.run_in_executor(
+                self.renders, self._in_request, environ, step
+            )
+            await deliver(messages)
             return bool(done)
 
         queue = hub.subscribe(plan.table_id)
@@ -260,7 +263,15 @@ class Site:
                         )
                     continue
                 pending = [getting.result(), *_drain(queue)]
-                if plan.core.changed(pending) and plan.coalesce > 0:
+                if not plan.core.changed(pending):
+                    # Only the clock moved: a tick renders no panel, so it is sent from here,
+                    # without a trip to a render thread (every open stream, once a second).
+                    messages, done = plan.core.after(pending)
+                    await deliver(messages)
+                    if done:
+                        return
+                    continue
+                if plan.coalesce > 0:
                     # A burst of changes (everybody submitting at once) is sent as one.
                     await asyncio.sleep(plan.coalesce)
                     pending += _drain(queue)
