@@ -4,16 +4,24 @@ site, the Diplomacy engine and the vision. Each part also runs alone:
 ``python -m benchmarks.service`` and so on.
 
 With ``--json`` the rules core's results carry each part's under its name (``"service"``,
-``"panels"``, ``"web"``, ``"diplomacy"``, ``"vision"``)."""
+``"panels"``, ``"web"``, ``"diplomacy"``, ``"vision"``, ``"cluster"``, ``"cluster-vision"``)."""
 
 import io
 import json
 import sys
 
-from benchmarks import diplomacy, panels, service, vision, web
+from benchmarks import cluster_peg, cluster_vision, diplomacy, panels, service, vision, web
 from benchmarks.runner import main
 
-PARTS = {"service": service, "panels": panels, "web": web, "diplomacy": diplomacy, "vision": vision}
+PARTS = {
+    "service": service,
+    "panels": panels,
+    "web": web,
+    "diplomacy": diplomacy,
+    "vision": vision,
+    "cluster": cluster_peg,
+    "cluster-vision": cluster_vision,
+}
 
 args = sys.argv[1:]
 quick = "--quick" in args

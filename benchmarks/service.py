@@ -147,20 +147,27 @@ def _one_submission_run(folder: Path, submissions: int, run: int) -> dict[str, A
             raise RuntimeError("the warm-up game ended before the command phase; change SEED")
         state: State = table.require_session().state  # type: ignore[attr-defined]
         seats = sorted(table.require_session().owing())
+        # Distinct sheets only: the service stores an unchanged sheet once (R3.2), and every
+        # submission measured here must be a durable write.
         texts = {
-            seat: [
-                greedy_orders(state, _colour(state, seat), random.Random(f"{SEED}:{seat}:{n}"))
-                for n in range(VARIANTS)
-            ]
+            seat: list(
+                dict.fromkeys(
+                    greedy_orders(state, _colour(state, seat), random.Random(f"{SEED}:{seat}:{n}"))
+                    for n in range(VARIANTS)
+                )
+            )
             for seat in seats
         }
+        for variants in texts.values():
+            if len(variants) < 2:  # one greedy sheet only: alternate it with the empty sheet
+                variants.append("")
         lines = statistics.mean(len(t.splitlines()) for v in texts.values() for t in v)
         latencies = []
         first_seq = table.seq
         start = time.perf_counter()
         for number in range(submissions):
             seat = seats[number % len(seats)]
-            text = texts[seat][(number // len(seats)) % VARIANTS]
+            text = texts[seat][(number // len(seats)) % len(texts[seat])]
             t0 = time.perf_counter()
             service.submit(table_id, seat, text, request_id=f"bench-{run}-{number}")
             latencies.append(time.perf_counter() - t0)

@@ -1,4 +1,4 @@
-"""The exceptions of the companion package, each with a message a player can act on.
+"""Shared by every game: the companion's exceptions, each with a message a player can act on.
 
 Every exception derives from :class:`CompanionError` and also from a builtin, the way
 gpiozero's do, so callers may catch either.

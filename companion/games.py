@@ -165,7 +165,9 @@ class Game:
 
     def seats_text(self) -> str:
         low, high = self.players
-        return f"{low} player" if low == high == 1 else f"{low} to {high} players"
+        if low == high:
+            return f"{low} player{'s' * (low != 1)}"
+        return f"{low} to {high} players"
 
     def defaults(self) -> dict[str, Any]:
         return {rule.name: rule.default for rule in self.house_rules}

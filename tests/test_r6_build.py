@@ -370,7 +370,7 @@ def test_r6_7_statement_shows_every_figure(build_board):
         "Red income statement",
         "S1 claimed +3",
         "S2 claimed +4",
-        "claimed sectors 7",
+        "minerals of 2 claimed sectors 7",
         "stockpile doubling (R6.1) +7",
         "raw income 14",
         "destroyer in S1 upkeep -1",

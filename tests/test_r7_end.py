@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from companion.local_cluster import BuildPlan, Colour, HouseRules, Phase, StateError, apply_builds
+from companion.local_cluster.ending import leaders, places, result_words
 from companion.local_cluster.retreats import apply_retreats
 
 RED, GREEN, BLUE = Colour.RED, Colour.GREEN, Colour.BLUE
@@ -176,6 +177,59 @@ def test_r7_3_a_tie_at_the_top_has_no_single_winner(board, play):
     over = play(state).state
     assert over.ranking == (RED, BLUE)
     assert over.winner is None
+
+
+def test_r7_3_a_shared_lead_shares_first_place_and_names_no_winner(board, play):
+    """R7.3: empires equal on sectors claimed and on mineral value share their place; a lead
+    shared at the turn limit is said as such, and no empire is said to win."""
+    state = board(
+        "line",
+        units=[
+            ("red", "destroyer", "S1"),
+            ("green", "destroyer", "S3"),
+            ("blue", "destroyer", "S5"),
+        ],
+        claims={"S1": "red", "S3": "green", "S5": "blue"},
+        minerals={"S1": 2, "S3": 1, "S5": 2},
+        rules=HouseRules(turn_limit=1),
+    )
+    over = play(state).state
+    assert places(over) == ((1, RED), (1, BLUE), (3, GREEN))
+    assert leaders(over) == (RED, BLUE)
+    said = result_words(over)
+    assert said == (
+        "The turn limit is reached with the lead shared by Red and Blue (1 sector and 2 "
+        "minerals each): no single winner (R7.3)."
+    )
+    assert "wins" not in said
+
+
+def test_r7_3_a_single_leader_at_the_turn_limit_is_said_to_win(board, play):
+    """R7.3: the empire ranked first on sectors, then minerals, alone, wins at the turn limit."""
+    state = board(
+        "line",
+        units=[("red", "destroyer", "S1"), ("blue", "destroyer", "S5")],
+        claims={"S1": "red", "S2": "red", "S5": "blue"},
+        rules=HouseRules(turn_limit=1),
+    )
+    over = play(state).state
+    assert places(over) == ((1, RED), (2, BLUE))
+    assert result_words(over) == (
+        "Red wins at the turn limit, leading on sectors claimed and mineral value (2 sectors "
+        "and 2 minerals) (R7.3)."
+    )
+
+
+def test_r7_1_the_empire_claiming_every_sector_is_said_to_win(board, play):
+    """R7.1: the first empire to claim every sector wins."""
+    state = board(
+        "line",
+        units=[("red", "destroyer", "S4")],
+        claims={"S1": "red", "S2": "red", "S3": "red", "S4": "red"},
+    )
+    over = play(state, red="ADVANCE S4 S5").state
+    assert over.winner is RED
+    assert result_words(over) == "Red claims every sector and wins the game (R7.1)."
 
 
 def test_r7_3_turn_limit_is_at_least_one():

@@ -216,7 +216,11 @@ def test_orders_are_stored_in_canonical_form(
 ) -> None:
     ann = started[0]
     answer = ann.post("/seat/orders", json={"text": "advance s21 s12"})
-    assert answer.get_json() == {"ok": True, "text": "ADVANCE S21 S12"}
+    assert answer.get_json() == {
+        "ok": True,
+        "text": "ADVANCE S21 S12",
+        "said": ["Destroyer in S21 advances on S12"],  # what was stored, in words
+    }
     assert service.view(ann.table_id, 1)["you"]["submission"] == "ADVANCE S21 S12"
 
 
@@ -289,13 +293,22 @@ def building(started: tuple[Phone, Phone], service: TableService) -> tuple[Phone
     return started
 
 
+def test_r3_3_an_empty_order_sheet_is_answered_with_every_unit_holding(
+    started: tuple[Phone, Phone], service: TableService
+) -> None:
+    answer = started[0].post("/seat/orders", json={"text": ""}).get_json()
+    assert answer == {"ok": True, "text": "", "said": ["No orders: every unit will hold (R3.3)."]}
+    ready = started[0].post("/seat/ready", json={"ready": True, "stage": "command"}).get_json()
+    assert ready["ok"] and ready["ready"]
+
+
 def test_the_build_page_shows_the_income_statement_and_legal_sectors(
     building: tuple[Phone, Phone], service: TableService
 ) -> None:
     ann = building[0]
     panel = ann.get("/seat/panel").get_data(as_text=True)
     net = service.view(ann.table_id, 1)["you"]["income"]["net"]
-    assert "net income" in panel and f'data-net="{net}"' in panel
+    assert "Net income" in panel and f'data-net="{net}"' in panel
     built_in = service.view(ann.table_id, 1)["you"]["build"]["sectors"]
     for sector in built_in:
         assert f'name="build-{sector}"' in panel
@@ -561,7 +574,11 @@ def test_a_dislodged_unit_retreats_through_the_phones_form(
     refused(bob.post("/seat/form", data={"stage": "retreats", "retreat-S12": "S46"}), 422, "")
     assert state(service, table_id) == before
     answer = bob.post("/seat/form", data={"stage": "retreats", "retreat-S12": options[-1]})
-    assert answer.get_json() == {"ok": True, "text": f"RETREAT S12 {options[-1]}"}
+    assert answer.get_json() == {
+        "ok": True,
+        "text": f"RETREAT S12 {options[-1]}",
+        "said": [f"The unit in S12 retreats to {options[-1]}"],
+    }
     bob.post("/seat/ready", json={"ready": True, "stage": "retreats"})
     assert service.view(table_id)["stage"] == "discussion"
     units = service.view(table_id)["game"]["state"]["units"]

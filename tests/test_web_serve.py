@@ -238,7 +238,7 @@ def test_serve_demo_runs_the_mock_panel_and_logs_its_lights(tmp_path: Path) -> N
         said = "".join(lines)
         assert "panel: seat 2 LED blinking (join and choose awaited)" in said
         assert "panel: phase LED dim white (Joining)" in said
-        assert "Attachments:       camera, panel\n" in said
+        assert "Attachments:       camera, computer, panel\n" in said
         assert "serial panel" not in said
         screen = next(line for line in lines if "Table screen:" in line).split()[-1]
         with urllib.request.urlopen(screen) as page:

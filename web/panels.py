@@ -36,7 +36,10 @@ def public_url(endpoint: str, **values: Any) -> str:
 
 def qr_svg(link: str) -> Markup:
     return Markup(
-        segno.make(link, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff")
+        # A viewBox and no fixed size: the page draws it as large as its place allows.
+        segno.make(link, error="m").svg_inline(
+            scale=4, border=2, dark="#000", light="#fff", omitsize=True
+        )
     )
 
 
@@ -67,6 +70,24 @@ def common(view: dict[str, Any]) -> dict[str, Any]:
         "seat_side": lambda seat: "",
         "turn": turn_context(view) if view["play"] == "turns" else None,
     }
+
+
+WARN_MOST = 30.0
+"""The clocks warn (red) in the last tenth of a phase, and at most in its last 30 seconds."""
+
+
+def warn_at(table_id: str) -> float:
+    """Seconds left when the clocks turn red: a tenth of the stage's full length, at most 30
+    (a 30-second discussion warns in its last 3 seconds, not from its start)."""
+    with service().lock:
+        table = service().table(table_id)
+        length: float | None = None
+        if table.stage.kind is StageKind.TURN and table.turn_clock.mode != "none":
+            length = float(table.turn_clock.seconds)
+        elif table.session is not None and table.stage.playing:
+            seconds = table.session.durations().get(table.stage)
+            length = None if seconds is None else float(seconds)
+    return WARN_MOST if length is None else min(WARN_MOST, length / 10)
 
 
 def clock_text(seconds: float | None) -> str:
@@ -169,6 +190,7 @@ def _render_table_panel(table_id: str, version: Any) -> tuple[str, Indicators]:
         "table_panel.html",
         game=game,
         move_url=url_for("table.confirm_move", table_id=table_id),
+        warn=warn_at(table_id),
         joins=join_links(table_id, view) if view["stage"] == Stage.LOBBY.value else [],
         lights=lights.to_dict(),
         phase_light={"css": led_colour(lights.colour), "text": lights.describe_colour()},
@@ -196,6 +218,13 @@ def seat_panel(table_id: str, seat: int) -> str:
         # The ready press ends a discussion or a phase of secret orders early (R8.1); in a
         # turn the move box plays the move at once instead.
         may_ready=me["awaited"] and kind in (StageKind.DISCUSSION.value, StageKind.SECRET.value),
+        warn=warn_at(table_id),
+        # Ready with nothing sent: what that means, in the game's words (every unit holds).
+        nothing_sent=(
+            game.describe_submission(view, "")
+            if kind == StageKind.SECRET.value and you.get("submission") is None
+            else None
+        ),
         **{**common(view), **game.seat_context(view)},
     )
 

@@ -49,6 +49,12 @@ class IncomeStatement:
         return sum(line.amount for line in self.sectors)
 
     @property
+    def base_words(self) -> str:
+        """What :attr:`base` is: a mineral total, not a count of sectors (R6.1)."""
+        count = len(self.sectors)
+        return f"minerals of {count} claimed sector{'s' * (count != 1)}"
+
+    @property
     def raw(self) -> int:
         return self.base * 2 if self.doubled else self.base
 
@@ -74,7 +80,7 @@ class IncomeStatement:
         out = [f"{self.colour.title} income statement"]
         for line in self.sectors:
             out.append(f"  {line.what:<34}{line.amount:>+4}")
-        out.append(f"  {'claimed sectors':<34}{self.base:>4}")
+        out.append(f"  {self.base_words:<34}{self.base:>4}")
         if self.doubled:
             out.append(f"  {'stockpile doubling (R6.1)':<34}{self.stockpile_bonus:>+4}")
         out.append(f"  {'raw income':<34}{self.raw:>4}")
@@ -89,6 +95,8 @@ class IncomeStatement:
             "sectors": [[li.sector, li.amount] for li in self.sectors],
             "upkeep": [[li.what, li.amount] for li in self.upkeep],
             "doubled": self.doubled,
+            "base": self.base,
+            "base_words": self.base_words,
             "raw": self.raw,
             "net": self.net,
         }

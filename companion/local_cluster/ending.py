@@ -27,6 +27,47 @@ def standings(state: State) -> tuple[Colour, ...]:
     return tuple(sorted((e.colour for e in state.empires), key=key))
 
 
+def places(state: State) -> tuple[tuple[int, Colour], ...]:
+    """Each empire with its place in :func:`standings`; empires equal on sectors and minerals
+    share a place (1, 1, 3: R7.3 ranks by those two and nothing else)."""
+    out: list[tuple[int, Colour]] = []
+    for index, colour in enumerate(standings(state)):
+        if out and score(state, colour) == score(state, out[-1][1]):
+            out.append((out[-1][0], colour))
+        else:
+            out.append((index + 1, colour))
+    return tuple(out)
+
+
+def leaders(state: State) -> tuple[Colour, ...]:
+    """The empires in first place: one, or several sharing the lead (R7.3)."""
+    return tuple(colour for place, colour in places(state) if place == 1)
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def result_words(state: State) -> str:
+    """How a finished game ended, in one sentence for every screen (R7.1, R7.3): a shared lead
+    names nobody as the winner."""
+    winner = state.winner
+    if winner is not None and len(state.sectors_of(winner)) == len(state.galaxy.ids):
+        return f"{winner.title} claims every sector and wins the game (R7.1)."
+    sectors, minerals = score(state, leaders(state)[0])
+    counts = f"{sectors} sector{'s' * (sectors != 1)} and {minerals} mineral{'s' * (minerals != 1)}"
+    if winner is not None:
+        return (
+            f"{winner.title} wins at the turn limit, leading on sectors claimed and mineral "
+            f"value ({counts}) (R7.3)."
+        )
+    names = _and([colour.title for colour in leaders(state)])
+    return (
+        f"The turn limit is reached with the lead shared by {names} ({counts} each): "
+        "no single winner (R7.3)."
+    )
+
+
 def conclude_turn(state: State) -> tuple[State, tuple[str, ...]]:
     """Settle a turn whose retreats are done: R7.2, R7.1, R7.3, then the next phase."""
     notes: list[str] = []

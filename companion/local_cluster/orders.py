@@ -39,6 +39,17 @@ class OrderKind(enum.Enum):
         """Least and most sectors after the unit's own sector."""
         return _TARGETS[self]
 
+    def summary(self, *, advance_claims_empty: bool = True) -> str:
+        """What the order does, in one line for an order builder (R4): so Move and Advance,
+        which look alike, are told apart where they are chosen. An ADVANCE claims an empty
+        sector unless the table's house rule ``advance_claims_empty`` (R4.6) is off."""
+        if self is OrderKind.ADVANCE and not advance_claims_empty:
+            return (
+                "attacks the next sector (with its supports); claims it only by winning a "
+                "fight, not by entering it empty (R4.6, this table's house rule)"
+            )
+        return _SUMMARIES[self]
+
     @property
     def is_carrier_half(self) -> bool:
         """RECALL and DEPLOY: the two orders a carrier may combine (R3.2)."""
@@ -59,6 +70,20 @@ _TARGETS = {
     OrderKind.DEPLOY: (1, 3),
     OrderKind.RECALL: (1, 3),
     OrderKind.CLAIM: (0, 0),
+}
+_SUMMARIES = {
+    OrderKind.HOLD: "stays and defends its sector",
+    OrderKind.MOVE: "goes into an empty next sector only; never fights, never claims (R4.2)",
+    OrderKind.ADVANCE: (
+        "goes into the next sector, fighting any enemy there (with its supports); claims the "
+        "sector it gets into (R4.6)"
+    ),
+    OrderKind.SUPPORT: (
+        "stays and adds its strength to the unit in a sector, attacking or defending (R4.3)"
+    ),
+    OrderKind.DEPLOY: "sends docked strike craft into next sectors with no enemy (R4.5)",
+    OrderKind.RECALL: "brings its empire's strike craft back aboard (R4.4)",
+    OrderKind.CLAIM: "stays and claims its own sector at the end of the turn (R4.7)",
 }
 _KEYWORDS = {kind.value: kind for kind in OrderKind}
 _KEYWORD_LIST = "HOLD, MOVE, ADVANCE, SUPPORT, DEPLOY, RECALL or CLAIM"

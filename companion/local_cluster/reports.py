@@ -13,6 +13,7 @@ from typing import Protocol
 
 from companion.local_cluster.atoms import Colour
 from companion.local_cluster.economy import income_statement
+from companion.local_cluster.ending import places, result_words
 from companion.local_cluster.game import Game
 from companion.local_cluster.outcomes import TurnResult
 from companion.local_cluster.state import Phase, RetreatOwed, State
@@ -65,15 +66,15 @@ def waiting(state: State, *, owed_shown: bool = False) -> list[str]:
 
 
 def final(state: State) -> list[str]:
-    """How the game ended: the winner, or the ranking (R7)."""
-    lines = [f"The game is over after turn {state.turn}."]
-    if state.winner is not None:
-        lines.append(f"Winner: {state.winner.title}.")
-    else:
-        lines.append("No single winner.")
+    """How the game ended: the winner, or a shared lead naming nobody, and the places, equal
+    empires sharing one (R7.1, R7.3)."""
+    lines = [f"The game is over after turn {state.turn}.", wrap(result_words(state), 0, 0)]
     if state.ranking:
-        ranked = enumerate(state.ranking, start=1)
-        lines.append("Ranking: " + ", ".join(f"{n}. {c.title}" for n, c in ranked))
+        shown = places(state)
+        shared = {place for place, _ in shown if sum(p == place for p, _ in shown) > 1}
+        lines.append(
+            "Ranking: " + ", ".join(f"{'=' if n in shared else ''}{n}. {c.title}" for n, c in shown)
+        )
     return lines
 
 

@@ -16,6 +16,7 @@ from companion.local_cluster.atoms import (
 from companion.local_cluster.board_scan import BoardScan, compare
 from companion.local_cluster.corrections import Correction
 from companion.local_cluster.economy import BuildPlan, canonical_plan, check_plan, income_statement
+from companion.local_cluster.ending import leaders, places, result_words
 from companion.local_cluster.galaxy import Galaxy
 from companion.local_cluster.game import Game, Step
 from companion.local_cluster.generation import (
@@ -175,7 +176,12 @@ class LocalClusterSetup:
         )
 
     def public(self) -> dict[str, Any]:
-        return {"galaxy": self.galaxy.to_dict(), "rules": self.rules.to_dict()}
+        return {
+            "galaxy": self.galaxy.to_dict(),
+            "rules": self.rules.to_dict(),
+            # The mineral values are rolled when the game starts (R2.2), unless entered.
+            "minerals_known": not self.roll_minerals,
+        }
 
     def durations(self) -> dict[Stage, int]:
         return _durations(self.rules)
@@ -395,6 +401,10 @@ class LocalClusterSession:
             out["result"] = {
                 "winner": None if state.winner is None else state.winner.value,
                 "ranking": [c.value for c in state.ranking],
+                # Equal on sectors and minerals: the same place, and nobody named (R7.3).
+                "places": [[place, c.value] for place, c in places(state)],
+                "leaders": [c.value for c in leaders(state)],
+                "said": result_words(state),
             }
         return out
 
@@ -469,6 +479,10 @@ def order_options(state: State, colour: Colour) -> list[dict[str, Any]]:
         }
         if paired is not None:
             entry["deploy_with_recall"] = paired
+        claims_empty = state.rules.advance_claims_empty
+        for order in [*orders, *([paired] if paired else [])]:
+            kind = OrderKind(order["kind"])
+            order["about"] = kind.summary(advance_claims_empty=claims_empty)
         units.append(entry)
     return units
 

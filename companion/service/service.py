@@ -613,7 +613,8 @@ class TableService:
     ) -> str:
         """A submission for the current stage in the game's notation (orders, retreat choices,
         a build plan; in a turn-taking game the acting seat's move), replacing the seat's
-        earlier one. Returns the canonical text once it is durably stored.
+        earlier one (the same text again is stored once). Returns the canonical text once it is
+        durably stored.
 
         ``final`` plays a turn-taking game's move at once (the turn passes); otherwise the move
         waits for the seat's ready press ("done") or a correction."""
@@ -635,6 +636,8 @@ class TableService:
                     f"seat {seat} has nothing to submit in the {table.stage.title} phase"
                 )
             canonical = session.check_submission(seat, text)
+            if not final and table.submissions.get(seat) == canonical:
+                return canonical  # the same submission again: stored once, nothing to tell
             data: dict[str, Any] = {"seat": seat, "text": canonical}
             if final and table.stage.kind is StageKind.TURN:
                 data["final"] = True
@@ -668,11 +671,13 @@ class TableService:
         *,
         request_id: str | None = None,
         stage: Stage | str | None = None,
+        turn: int | None = None,
     ) -> bool:
         """Mark a seat ready (in the command phase: its orders are final); may end the stage.
 
-        ``stage`` is the stage the player saw when pressing: a press that arrives after that
-        stage ended is refused rather than counted for the next one.
+        ``stage`` (and ``turn``) are what the player saw when pressing: a press meant for
+        another stage is refused rather than counted for this one, saying whether that stage
+        has already ended or has not begun yet.
         """
         request_id = _scoped(seat, request_id)
         with self._command():
@@ -683,14 +688,19 @@ class TableService:
             if not table.stage.playing:
                 raise StateError(_not_accepting(table))
             seen = stage.value if isinstance(stage, Stage) else stage
-            if seen is not None and seen != table.stage.value:
+            if seen is not None and (
+                seen != table.stage.value or (turn is not None and turn != table.turn)
+            ):
                 try:
                     title = table.game.stage(seen).title
                 except games.UnknownGameError:
                     raise StateError(f"there is no phase called {seen!r}") from None
-                raise StateError(
-                    f"the {title} phase has already ended; it is now {table.stage.title}"
-                )
+                if turn is not None and turn != table.turn:
+                    title = f"{title} phase of turn {turn}"
+                else:
+                    title = f"{title} phase"
+                when = "has not begun yet" if _not_begun(table, seen, turn) else "has already ended"
+                raise StateError(f"the {title} {when}; it is now {table.stage.title}")
             if seat not in table.participants():
                 acting = table.acting()
                 if acting is not None:
@@ -762,8 +772,12 @@ class TableService:
     def _running(self, table_id: str) -> Table:
         table = self._table(table_id)
         if not table.stage.playing:
-            state = "over" if table.stage.kind is StageKind.OVER else "still in its lobby"
-            raise StateError(f"the game is {state}; there is no phase to control")
+            if table.stage.kind is StageKind.OVER:
+                raise StateError("the game is over; there is no phase to control")
+            raise StateError(
+                f"the game has not started ({table.stage.title}: seats are still joining); "
+                "there is no phase to control"
+            )
         return table
 
     # Time ----------------------------------------------------------------------------------------
@@ -984,6 +998,20 @@ def _not_accepting(table: Table) -> str:
     if table.stage.kind is StageKind.OVER:
         return "the game is over"
     return f"nothing is submitted in the {table.stage.title} phase"
+
+
+def _not_begun(table: Table, seen: str, turn: int | None) -> bool:
+    """Whether the stage a ready press was meant for comes after the table's current one: a
+    later turn, or later in this turn (a discussion leads to the stage it discusses, and the
+    game's own stages follow the order it registered them in)."""
+    if turn is not None and turn != table.turn:
+        return turn > table.turn
+    if table.stage.kind is StageKind.DISCUSSION and table.session is not None:
+        return seen == table.session.stage().value
+    order = [stage.value for stage in table.game.stages]
+    if seen in order and table.stage.value in order and turn is not None:
+        return order.index(seen) > order.index(table.stage.value)
+    return False
 
 
 def _scan_copy(scan: dict[str, Any]) -> dict[str, Any]:

@@ -266,6 +266,10 @@ class Table:
     def _on_correct(self, entry: LogEntry, out: Applied) -> None:
         done = self.require_session().correct(entry.data["text"], entry.data["reason"])
         self._event(out, "correction", entry.at, **done)
+        if self.stage.playing and self.session_stage() is Stage.OVER:
+            # A correction that ends the game (a resignation the host records) ends it here.
+            self._end_turn_clock(entry.at)
+            self._enter(Stage.OVER, entry.at, out)
 
     def _on_undo(self, entry: LogEntry, out: Applied) -> None:
         done = self.require_session().undo()

@@ -89,6 +89,11 @@ class GamePages(Protocol):
         """The table's house rules by name (``Game.house_rules``), for the host page."""
         ...
 
+    def describe_submission(self, view: Mapping[str, Any], text: str) -> list[str]:
+        """A stored submission (``text``, canonical) in words, one line each, for the phone
+        that sent it (``view`` is that seat's view, in the stage it was sent in)."""
+        ...
+
     def choice_from_form(self, form: Mapping[str, str]) -> dict[str, Any]:
         """A seat's setup choice from the choosing form."""
         ...
@@ -119,6 +124,10 @@ class BasePages:
 
     def house_rules(self, view: Mapping[str, Any]) -> dict[str, Any]:
         return {}
+
+    def describe_submission(self, view: Mapping[str, Any], text: str) -> list[str]:
+        lines = [line for line in text.splitlines() if line.strip()]
+        return lines or ["nothing (an empty submission)"]
 
     def choice_from_form(self, form: Mapping[str, str]) -> dict[str, Any]:
         raise PageError(409, "There is nothing to choose before this game starts.")

@@ -15,7 +15,14 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from companion.local_cluster.atoms import REPLENISH_COST, Colour, UnitType, sector_sort_key
+from companion.local_cluster.atoms import (
+    CARRIER_CAPACITY,
+    CRAFT_STRENGTH,
+    REPLENISH_COST,
+    Colour,
+    UnitType,
+    sector_sort_key,
+)
 from companion.local_cluster.session import BUILD, COMMAND, RETREATS
 from companion.service.session import Stage
 from web.errors import PageError
@@ -57,6 +64,22 @@ LABELS = {
 }
 
 GLYPH = {"destroyer": "D", "battleship": "B", "carrier": "C"}
+
+
+def key_items(*, minerals_known: bool = True) -> list[tuple[str, str]]:
+    """The board's key (symbol, meaning), from the rules' own figures (R4.8, R6.5)."""
+    items = [
+        ("◆", "1 mineral: a sector's value is its count of ◆ (1 to 4)")
+        if minerals_known
+        else ("?", "minerals not known yet: rolled when the game starts (homes get 2, R2.2)")
+    ]
+    for unit in UnitType:
+        words = f"{unit.noun}, strength {unit.strength}"
+        if unit is UnitType.CARRIER:
+            words += f" + 1 per craft aboard (C{CARRIER_CAPACITY}: {CARRIER_CAPACITY} aboard)"
+        items.append((GLYPH[unit.value], words))
+    items.append(("▲", f"strike craft out of its carrier, strength {CRAFT_STRENGTH}"))
+    return items
 
 
 def colour_hex(colour: str | None) -> str:
@@ -106,6 +129,7 @@ def board_svg(
     *,
     last: Mapping[str, Any] | None = None,
     homes: Mapping[str, str] | None = None,
+    minerals_known: bool = True,
 ) -> Markup:
     """The galaxy in its tile layout: claims, units, craft, minerals and sector ids; the last
     turn's arrows, combat strengths and changed claims when ``last`` holds a turn's results."""
@@ -153,7 +177,7 @@ def board_svg(
             f'fill="{fill}" fill-opacity="{opacity}" pointer-events="none"/>'
             f'<text class="sid" x="{x - half + 6}" y="{y - half + 20}">{escape(sid)}</text>'
             f'<text class="minerals" x="{x + half - 6}" y="{y - half + 20}" '
-            f'text-anchor="end">{"◆" * int(sector["minerals"])}</text>'
+            f'text-anchor="end">{_minerals(sector, minerals_known)}</text>'
         )
         if sid in changed:
             out.append(
@@ -211,6 +235,13 @@ def board_svg(
     return Markup("".join(out))
 
 
+def _minerals(sector: Mapping[str, Any], known: bool) -> str:
+    """One ◆ per mineral of the sector's value; "?" before the values are rolled (R2.2)."""
+    if not known:
+        return "?"
+    return "◆" * int(sector["minerals"])
+
+
 def _arrows(place: Layout, movements: Sequence[Mapping[str, Any]]) -> list[str]:
     style = {
         "move": 'stroke-width="6" stroke-dasharray="12 8"',
@@ -259,12 +290,27 @@ def combat_lines(results: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def summary_lines(last: Mapping[str, Any] | None) -> dict[str, list[str]]:
-    """The last resolved stage for the table screen, section by section."""
+def order_lines(results: Mapping[str, Any], empires: Sequence[str] = ()) -> list[str]:
+    """Every empire's orders and what each did, in the rules core's words; an empire that
+    gave none held everywhere (R3.3)."""
+    lines = [
+        f"{title(o['empire'])}: {o['text']}: {o['reason']}" for o in results.get("outcomes", [])
+    ]
+    ordered = {o["empire"] for o in results.get("outcomes", [])}
+    lines += [f"{title(c)} gave no orders: its units held" for c in empires if c not in ordered]
+    return lines
+
+
+def summary_lines(
+    last: Mapping[str, Any] | None, empires: Sequence[str] = ()
+) -> dict[str, list[str]]:
+    """The last resolved stage for the table screen, section by section (``empires``: those
+    still playing, so one that gave no orders is said to have held)."""
     if not last:
         return {}
     if last.get("kind") == "results":
         return {
+            f"Turn {last['turn']}: the orders": order_lines(last, empires),
             "Combats": combat_lines(last),
             "Claims changed": [
                 f"{c['sector']}: {title(c['after'])} (was {title(c['before'])})"
@@ -370,6 +416,49 @@ def read_back(
     return orders
 
 
+def submission_words(stage: str, you: Mapping[str, Any], text: str) -> list[str]:
+    """A stored order sheet, retreat choice or build plan in words, for the phone that sent
+    it: each order with its unit ("Destroyer in S4 advances on S7"), and what happens to what
+    it left out (a unit without an order holds, R3.3)."""
+    lines = [line.split() for line in text.splitlines() if line.strip()]
+    if stage == COMMAND.value:
+        units = {u["sector"]: u for u in you.get("units", [])}
+        said, ordered = [], set()
+        for words in lines:
+            kind, sector, targets = words[0], words[1], words[2:]
+            unit = units.get(sector)
+            name = f"{unit['type'].capitalize()} in {sector}" if unit else f"The unit in {sector}"
+            ordered.add(sector)
+            joiner = " and " if kind in ("DEPLOY", "RECALL") else " "
+            said.append(f"{name} {VERBS.get(kind, kind.lower())} {joiner.join(targets)}".strip())
+        idle = [f"{u['type'].capitalize()} in {s}" for s, u in units.items() if s not in ordered]
+        if not said:
+            return ["No orders: every unit will hold (R3.3)."]
+        if idle:
+            said.append(f"{_and(idle)} {'holds' if len(idle) == 1 else 'hold'} (no order).")
+        return said
+    if stage == RETREATS.value:
+        if not lines:
+            return ["No retreat chosen: each unit goes to its lowest-numbered option (R5.3)."]
+        return [f"The unit in {w[1]} retreats to {w[2]}" for w in lines if len(w) == 3]
+    if stage == BUILD.value:
+        said = []
+        for words in lines:
+            if words[0] == "STOCKPILE":
+                said.append("Stockpile: build nothing now; your next raw income doubles (R6.3).")
+            elif words[0] == "BUILD":
+                unit = UnitType.parse(words[1])
+                said.append(f"Build a {unit.noun} in {words[2]} ({unit.cost} minerals)")
+            elif words[0] == "REPLENISH":
+                said.append(f"Replenish the carrier in {words[1]} ({REPLENISH_COST} minerals)")
+        return said or ["Build nothing: what is not spent is lost (R6.5)."]
+    return [" ".join(words) for words in lines]
+
+
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def choosing(view: Mapping[str, Any]) -> dict[str, Any]:
     """Colours and home sectors still free while seats choose (rulebook 3.2)."""
     taken = [s["choice"] for s in view["seats"] if s["choice"]]
@@ -390,6 +479,12 @@ def seat_colour(seat: Mapping[str, Any]) -> str:
 def seat_side(seat: Mapping[str, Any]) -> str:
     colour = (seat.get("choice") or {}).get("colour")
     return title(colour) if colour else ""
+
+
+def _minerals_known(view: Mapping[str, Any]) -> bool:
+    return view.get("game") is not None or bool(
+        (view.get("setup") or {}).get("minerals_known", True)
+    )
 
 
 class LocalClusterPages(BasePages):
@@ -427,7 +522,9 @@ class LocalClusterPages(BasePages):
             homes = {
                 s["choice"]["home"]: s["choice"]["colour"] for s in view["seats"] if s["choice"]
             }
-            return board_svg(None, view["setup"]["galaxy"], homes=homes)
+            setup = view["setup"]
+            known = bool(setup.get("minerals_known", True))
+            return board_svg(None, setup["galaxy"], homes=homes, minerals_known=known)
         state = game["state"]
         return board_svg(state, state["galaxy"], last=view.get("last"))
 
@@ -436,6 +533,7 @@ class LocalClusterPages(BasePages):
         state = game.get("state")
         standings = []
         if state:
+            minerals = {s["id"]: int(s["minerals"]) for s in state["galaxy"]["sectors"]}
             for empire in state["empires"]:
                 colour = empire["colour"]
                 sectors = [s for s, c in state["claims"].items() if c == colour]
@@ -446,19 +544,22 @@ class LocalClusterPages(BasePages):
                         "hex": colour_hex(colour),
                         "title": title(colour),
                         "sectors": len(sectors),
+                        "minerals": sum(minerals[s] for s in sectors),
                         "units": len(units),
                         "eliminated": empire["eliminated"],
                     }
                 )
+        playing = [e["colour"] for e in state["empires"] if not e["eliminated"]] if state else []
         return {
             "board": self._board(view),
-            "summary": summary_lines(view.get("last")),
+            "summary": summary_lines(view.get("last"), playing),
             "standings": standings,
             "result": game.get("result"),
             "colour_hex": colour_hex,
             "title": title,
             "seat_colour": seat_colour,
             "seat_side": seat_side,
+            "key": key_items(minerals_known=_minerals_known(view)),
         }
 
     def house_rules(self, view: Mapping[str, Any]) -> dict[str, Any]:
@@ -476,6 +577,12 @@ class LocalClusterPages(BasePages):
             "title": title,
             "seat_colour": seat_colour,
             "seat_side": seat_side,
+            "key": key_items(minerals_known=_minerals_known(view)),
+            "sent": (
+                submission_words(view["stage"], you, you["submission"])
+                if you.get("submission") is not None
+                else None
+            ),
             "outcomes": my_outcomes(view.get("last"), colour),
             "summary": summary_lines(view.get("last")),
             "result": (view.get("game") or {}).get("result"),
@@ -495,6 +602,9 @@ class LocalClusterPages(BasePages):
             }
             context["unit_types"] = [t.value for t in UnitType]
         return context
+
+    def describe_submission(self, view: Mapping[str, Any], text: str) -> list[str]:
+        return submission_words(view["stage"], view.get("you", {}), text)
 
     def choice_from_form(self, form: Mapping[str, str]) -> dict[str, Any]:
         colour, home = form.get("colour", "").strip(), form.get("home", "").strip()

@@ -7,6 +7,7 @@
   let clockBase = null;
   let clockAt = 0;
   let paused = false;
+  let warnAt = 30;  // the last tenth of the phase, at most 30 s (the bar's data-warn)
 
   function readClock() {
     const bar = panel && panel.querySelector(".bar");
@@ -15,6 +16,7 @@
     clockBase = value === "" ? null : parseFloat(value);
     clockAt = performance.now();
     paused = bar.dataset.paused === "yes";
+    warnAt = bar.dataset.warn === undefined ? 30 : parseFloat(bar.dataset.warn);
   }
 
   function remaining() {
@@ -31,9 +33,11 @@
     const secs = Math.ceil(left);
     const text = Math.floor(secs / 60) + ":" + String(secs % 60).padStart(2, "0");
     clock.textContent = paused ? text + " paused" : text;
-    clock.classList.toggle("low", left <= 30 && !paused);
+    clock.classList.toggle("low", left <= warnAt && !paused);
     document.dispatchEvent(new CustomEvent("clock", { detail: { remaining: left, paused: paused } }));
   }
+
+  let revealed = null;  // a form answer just scrolled into sight (reveal), until the next update
 
   function swap(html) {
     const fresh = document.createElement("div");
@@ -43,6 +47,10 @@
       if (old) node.replaceWith(old);
     });
     panel.replaceChildren(...fresh.childNodes);
+    // The answer just shown stays in sight through the update that follows it (once: a player
+    // who scrolls away afterwards is not pulled back).
+    if (revealed && panel.contains(revealed)) revealed.scrollIntoView({ block: "nearest" });
+    revealed = null;
     readClock();
     showClock();
     document.dispatchEvent(new CustomEvent("panel"));
@@ -50,7 +58,11 @@
 
   function connect(url) {
     const source = new EventSource(url);
-    source.addEventListener("panel", function (e) { swap(e.data); panel.dataset.connected = "yes"; });
+    source.addEventListener("panel", function (e) {
+      swap(e.data);
+      panel.dataset.connected = "yes";
+      document.dispatchEvent(new CustomEvent("live-connected"));
+    });
     source.addEventListener("tick", function (e) {
       const tick = JSON.parse(e.data);
       clockBase = tick.remaining; clockAt = performance.now(); paused = tick.paused;
@@ -74,24 +86,104 @@
     source.onopen = function () { delete panel.dataset.refused; };
   }
 
-  async function send(url, body, isJson) {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: Object.assign({ "X-CSRFToken": csrf, "Accept": "application/json" },
-        isJson ? { "Content-Type": "application/json" } : {}),
-      body: isJson ? JSON.stringify(body) : body,
-      credentials: "same-origin",
+  // Sending. Every action carries an id of its own (request_id), sent again with each retry, so
+  // the server applies it at most once. A tap while the phone is offline is kept: the page says
+  // it did not go through, and sends it again as soon as the connection is back (options.retry),
+  // or says to tap again (options.retry false: a draft, a choice that is not idempotent).
+  let offlineBox = null;
+
+  function requestId() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 12);
+  }
+
+  function showOffline(text) {
+    if (!offlineBox) {
+      offlineBox = document.createElement("div");
+      offlineBox.id = "offline";
+      offlineBox.className = "offline";
+      offlineBox.setAttribute("role", "alert");
+      document.body.appendChild(offlineBox);
+    }
+    offlineBox.hidden = !text;
+    offlineBox.textContent = text || "";
+  }
+
+  function connectionBack() {
+    return new Promise(function (resolve) {
+      const done = function () {
+        clearTimeout(timer);
+        window.removeEventListener("online", done);
+        document.removeEventListener("live-connected", done);
+        resolve();
+      };
+      const timer = setTimeout(done, 3000);
+      window.addEventListener("online", done);
+      document.addEventListener("live-connected", done);
     });
-    let data;
-    try { data = await response.json(); } catch (err) { data = { ok: false, error: "The server did not answer (" + response.status + ")." }; }
-    return data;
+  }
+
+  const TAP_AGAIN = "Not sent: this phone has no connection. Tap again when it is back.";
+  const KEPT = "Not sent yet: this phone has no connection. Your choice is kept and will be sent when the connection is back.";
+  let waiting = 0;
+
+  async function send(url, body, isJson, options) {
+    const retry = !options || options.retry !== false;
+    const id = requestId();
+    if (retry) {
+      if (isJson) body = Object.assign({ request_id: id }, body);
+      else body.set("request_id", id);
+    }
+    let held = false;
+    for (;;) {
+      let response = null;
+      try {
+        response = await fetch(url, {
+          method: "POST",
+          headers: Object.assign({ "X-CSRFToken": csrf, "Accept": "application/json" },
+            isJson ? { "Content-Type": "application/json" } : {}),
+          body: isJson ? JSON.stringify(body) : body,
+          credentials: "same-origin",
+        });
+      } catch (err) {
+        response = null;  // no connection (fetch throws a TypeError)
+      }
+      const lost = response === null || response.status === 502 || response.status === 503 || response.status === 504;
+      if (lost && !retry) return { ok: false, offline: true, error: TAP_AGAIN };
+      if (lost) {
+        if (!held) { held = true; waiting += 1; }
+        showOffline(KEPT);
+        await connectionBack();
+        continue;
+      }
+      if (held) {
+        waiting -= 1;
+        showOffline(waiting > 0 ? KEPT : "");
+      }
+      let data;
+      try { data = await response.json(); } catch (err) { data = { ok: false, error: "The server did not answer (" + response.status + ")." }; }
+      if (held) data.resent = true;
+      return data;
+    }
   }
 
   function showErrors(box, data) {
     if (!box) return;
     box.replaceChildren();
     box.classList.toggle("ok", !!data.ok);
-    if (data.ok) { box.textContent = data.message || "Sent ✓"; return; }
+    if (data.ok) {
+      const head = document.createElement("p");
+      head.textContent = (data.message || "Sent ✓") + (data.resent ? " (sent once the connection was back)" : "");
+      box.appendChild(head);
+      if (data.said && data.said.length) {
+        const list = document.createElement("ul");
+        list.className = "said";
+        data.said.forEach(function (line) { const li = document.createElement("li"); li.textContent = line; list.appendChild(li); });
+        box.appendChild(list);
+      }
+      reveal(box);
+      return;
+    }
     const head = document.createElement("p");
     head.textContent = data.error;
     box.appendChild(head);
@@ -100,21 +192,38 @@
       data.reasons.forEach(function (r) { const li = document.createElement("li"); li.textContent = r; list.appendChild(li); });
       box.appendChild(list);
     }
+    reveal(box);
+  }
+
+  // A form's answer is scrolled into sight (above the sticky Ready bar: its scroll-margin), so a
+  // player sees what was stored or why not without looking for it.
+  function reveal(box) {
+    if (!box.closest("form") || !box.scrollIntoView) return;
+    revealed = box;
+    box.scrollIntoView({ block: "nearest" });
   }
 
   document.addEventListener("submit", async function (e) {
     const form = e.target;
     if (!form.hasAttribute("data-ajax")) return;
     e.preventDefault();
-    const data = await send(form.action, new FormData(form), false);
-    showErrors(form.querySelector(".errors"), data);
+    const box = form.querySelector(".errors");
+    const submit = form.querySelector('button[type="submit"]');
+    if (submit) submit.classList.add("sending");
+    const data = await send(form.action, new FormData(form), false, { retry: form.hasAttribute("data-retry") });
+    if (submit) submit.classList.remove("sending");
+    showErrors(box, data);
   });
 
   document.addEventListener("click", async function (e) {
     const button = e.target.closest("button.ready");
     if (!button) return;
-    const data = await send(panel.dataset.ready, { ready: button.dataset.ready === "true", stage: button.dataset.stage }, true);
-    if (!data.ok) showErrors(panel.querySelector(".ready-box"), data);
+    const wanted = button.dataset.ready === "true";
+    button.classList.add("sending");
+    const data = await send(panel.dataset.ready, { ready: wanted, stage: button.dataset.stage, turn: button.dataset.turn }, true);
+    button.classList.remove("sending");
+    const box = panel.querySelector(".ready-box .errors") || panel.querySelector(".ready-box");
+    if (!data.ok || data.said) showErrors(box, data);
   });
 
   // Running total of a purchase form: the prices come with the form, from the server.

@@ -106,6 +106,19 @@
         b.addEventListener("click", function () { current.option = opt; current.targets = []; renderBuilder(); });
         kinds.appendChild(b);
       });
+      // What each order kind does, one line each, in the rules core's words ("about").
+      const about = box.querySelector(".kind-about");
+      about.replaceChildren();
+      unit.orders.forEach(function (opt) {
+        if (!opt.about) return;
+        const li = document.createElement("li");
+        li.dataset.kind = opt.kind;
+        li.className = current.option === opt ? "on" : "";
+        const name = document.createElement("b");
+        name.textContent = opt.label + ":";
+        li.append(name, " " + opt.about);
+        about.appendChild(li);
+      });
       const opt = current.option;
       const read = box.querySelector(".readback");
       const hint = box.querySelector(".target-hint");
@@ -175,7 +188,7 @@
       }).filter(function (line) { return line; });
       const text = lines.concat(data.extra || []).join("\n");
       const result = await window.companion.send(panel.dataset.orders, { text: text }, true);
-      window.companion.showErrors(errors, result.ok ? { ok: true, message: "Orders stored ✓ (you can still change them)" } : result);
+      window.companion.showErrors(errors, result.ok ? { ok: true, message: "Orders stored ✓ (you can still change them):", said: result.said, resent: result.resent } : result);
       if (result.ok) { orders = next; current = null; renderBuilder(); renderList(); }
     }
 
@@ -282,7 +295,7 @@
     errors.replaceChildren();
     errors.classList.remove("ok");
     if (!text) { said.textContent = ""; return; }
-    const result = await window.companion.send(panel.dataset.previewUrl, { text: text }, true);
+    const result = await window.companion.send(panel.dataset.previewUrl, { text: text }, true, { retry: false });
     if (input.value.trim() !== text) return;  // the player typed on meanwhile
     if (result.ok) said.textContent = result.says || (result.text + ": a legal move. Tap Play to play it.");
     else { said.textContent = ""; window.companion.showErrors(errors, result); }

@@ -122,7 +122,13 @@ def orders(table_id: str) -> Response | BaseResponse:
     if not isinstance(text, str):
         raise PageError(400, "Send the orders as text: one order a line.")
     stored = service().submit(table_id, seat, text, request_id=_request_id())
-    return _done(table_id, text=stored)
+    return _done(table_id, text=stored, said=_said(table_id, seat, stored))
+
+
+def _said(table_id: str, seat: int, stored: str) -> list[str]:
+    """What was stored, in the game's words (an empty order sheet: every unit holds)."""
+    view = service().view(table_id, seat)
+    return pages_for(view["game_name"]).describe_submission(view, stored)
 
 
 @bp.post("/t/<table_id>/seat/move")
@@ -166,7 +172,7 @@ def form(table_id: str) -> Response | BaseResponse:
     game = pages_for(panels.game_of(table_id))
     text = game.submission_from_form(stage, request.form)
     stored = service().submit(table_id, seat, text, request_id=_request_id())
-    return _done(table_id, text=stored)
+    return _done(table_id, text=stored, said=_said(table_id, seat, stored))
 
 
 @bp.post("/t/<table_id>/seat/ready")
@@ -182,7 +188,19 @@ def ready(table_id: str) -> Response | BaseResponse:
             stage = _game(table_id).stage(str(stage_text))
         except games.UnknownGameError:
             raise PageError(400, f"there is no phase called {stage_text!r}") from None
-    done = service().set_ready(table_id, seat, is_ready, stage=stage, request_id=_request_id())
+    turn = data.get("turn")
+    try:
+        seen_turn = None if turn in (None, "") else int(str(turn))
+    except ValueError:
+        raise PageError(400, f"{turn!r} is not a turn number") from None
+    before = service().view(table_id, seat)
+    done = service().set_ready(
+        table_id, seat, is_ready, stage=stage, turn=seen_turn, request_id=_request_id()
+    )
+    if done and before["stage_info"]["kind"] == "secret" and before["you"]["submission"] is None:
+        # Ready with nothing sent: say what that means (e.g. every unit holds).
+        said = pages_for(before["game_name"]).describe_submission(before, "")
+        return _done(table_id, ready=done, message="Ready ✓, with nothing sent:", said=said)
     return _done(table_id, ready=done)
 
 

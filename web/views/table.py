@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from companion.service.computer import ComputerSeats
 from web import panels
 from web.errors import PageError, wants_json
 from web.games import pages_for
@@ -45,11 +46,15 @@ def panel(table_id: str) -> str:
 @bp.post("/t/<table_id>/move")
 def confirm_move(table_id: str) -> Response | BaseResponse:
     """At the table, for the seat whose turn it is: confirm the move waiting for its "done"
-    (``{"text": the pending move}``: the camera's, as the panel's button would), or play one of
-    the moves the camera could not tell apart (``{"text": one of them, "choose": true}``).
+    (``{"text": the pending move}``: the camera's, as the panel's button would), play one of
+    the moves the camera could not tell apart (``{"text": one of them, "choose": true}``), or
+    enter a move tapped on the table screen's board (``{"text": a move, "enter": true}``: a
+    touch screen beside the board), which then waits for its "done" like the camera's.
 
-    Like the panels' buttons, this needs no seat: the board on the table is the truth, and only
-    a move the screen shows is accepted."""
+    Like the panels' buttons, this needs no seat: the board on the table is the truth. Only a
+    move the screen shows is played at once; an entered one is checked by the game and waits
+    for confirmation (on the screen, the seat's phone or its panel button). The computer's
+    seats take no moves from the screen."""
     table_or_404(table_id)
     data = _payload()
     text = str(data.get("text", ""))
@@ -60,7 +65,13 @@ def confirm_move(table_id: str) -> Response | BaseResponse:
         acting = view["acting"]
         if turn is None or acting is None:
             raise PageError(409, "It is nobody's turn: there is no move to confirm.")
-        if data.get("choose"):
+        if data.get("enter"):
+            table = tables.table(table_id)
+            holder = table.session
+            if isinstance(holder, ComputerSeats) and acting in holder.computer_seats():
+                raise PageError(409, "The computer plays this seat: wait for its move.")
+            text = tables.submit(table_id, acting, text, final=False)
+        elif data.get("choose"):
             if text not in turn["candidates"]:
                 raise PageError(
                     409,

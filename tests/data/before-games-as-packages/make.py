@@ -1,6 +1,7 @@
 """Makes tables.db with the code from before issue 14 (commit bad9bf7), for
-tests/test_games_registry.py: a Local Cluster table two turns in (with a correction and a
-pending order) and a Cosmic Cluster table in its first orders phase, both paused mid-phase.
+tests/test_tables_before_games_as_packages.py: a Local Cluster table two turns in (with a
+correction and a pending order) and a Cosmic Cluster table in its first orders phase,
+both paused mid-phase.
 
 Run from a checkout of bad9bf7: ``PYTHONPATH=<checkout> python make.py OUT_DIR``.
 """

@@ -1,0 +1,313 @@
+"""Benchmarks of Cluster, the peg game (``companion.cluster_peg``, issue 16).
+
+* :func:`bench_movegen`: moves generated per second over positions from random games (the list
+  of legal moves built, in canonical order), and the time of perft(3) from each setup.
+* :func:`bench_matches`: the strongest level (``expert``) against a random mover and against
+  the one-ply greedy player, from both colours, on both boards (setups ``64B``, the large
+  board's default, and ``46``): wins out of 100 each (targets: 99 against random, 90 against
+  greedy) and the average time per move.
+* :func:`bench_self_play`: the strongest level against itself, 100 games from each setup
+  (``64A``, ``64B``, ``46``), how often the first mover wins; then again with the ``swap``
+  house rule (P5.11).
+
+Games are played in parallel worker processes (``--jobs``, default 2). ``python -m
+benchmarks.cluster_peg [--quick] [--json] [--jobs N]``; ``python -m benchmarks`` runs it too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from benchmarks.machine import header, machine_info
+from companion.cluster_peg import movegen
+from companion.cluster_peg.atoms import Colour
+from companion.cluster_peg.bot import DEFAULT_SECONDS, STRONGEST
+from companion.cluster_peg.perft import perft
+from companion.cluster_peg.players import (
+    BotPlayer,
+    GreedyPlayer,
+    Player,
+    RandomPlayer,
+    play_match,
+)
+from companion.cluster_peg.position import SETUPS, Position
+from companion.cluster_peg.settings import HouseRules
+
+SEED = 1972
+GAMES = 100
+QUICK_GAMES = 1
+MATCH_SETUPS = ("64B", "46")
+SELF_PLAY_SETUPS = ("64A", "64B", "46")
+TARGETS = {"random": 99, "greedy": 90}
+MOVEGEN_POSITIONS = 400
+QUICK_SECONDS = 0.05
+"""The bot's time for a move in a quick run (the full run uses the default)."""
+
+
+# Move generation ---------------------------------------------------------------------------------
+
+
+def sample_positions(count: int, seed: int = SEED) -> list[Position]:
+    """Positions from random games on every setup (each move uniformly at random)."""
+    rng = random.Random(seed)
+    out = []
+    names = sorted(SETUPS)
+    while len(out) < count:
+        position = SETUPS[names[len(out) % len(names)]]
+        for _ in range(rng.randrange(0, 60)):
+            codes = movegen.generate(position.board, position.pegs, position.to_move is Colour.RED)
+            position = Position(
+                position.board,
+                movegen.apply(position.pegs, rng.choice(codes)),
+                position.to_move.other,
+            )
+        out.append(position)
+    return out
+
+
+def bench_movegen(*, quick: bool = False) -> dict[str, Any]:
+    positions = sample_positions(40 if quick else MOVEGEN_POSITIONS)
+    prepared = [(p.board, p.pegs, p.to_move is Colour.RED) for p in positions]
+    repeats = 1 if quick else 25
+    generated = 0
+    rates = []
+    for _ in range(3 if not quick else 1):
+        began = time.perf_counter()
+        count = 0
+        for _ in range(repeats):
+            for board, pegs, red in prepared:
+                count += len(movegen.generate(board, pegs, red))
+        elapsed = time.perf_counter() - began
+        rates.append(count / elapsed)
+        generated = count
+    perfts = {}
+    for name, start in SETUPS.items():
+        began = time.perf_counter()
+        nodes = perft(start, 3)
+        perfts[name] = {"perft3": nodes, "seconds": time.perf_counter() - began}
+    return {
+        "positions": len(positions),
+        "moves_per_run": generated,
+        "moves_per_second": statistics.median(rates),
+        "perft": perfts,
+    }
+
+
+# Matches -----------------------------------------------------------------------------------------
+
+
+def _opponent(kind: str, seed: int, seconds: float) -> Player:
+    rng = random.Random(seed + 1_000_003)
+    if kind == "random":
+        return RandomPlayer(rng)
+    if kind == "greedy":
+        return GreedyPlayer(rng)
+    return BotPlayer(STRONGEST, seconds=seconds, seed=seed + 7919)
+
+
+def play_task(task: tuple[str, str, str, int, bool, float]) -> dict[str, Any]:
+    """One game: (opponent kind, setup, the bot's colour, seed, swap, seconds per move)."""
+    kind, setup_name, bot_colour, seed, swap, seconds = task
+    strongest = BotPlayer(STRONGEST, seconds=seconds, seed=seed)
+    other = _opponent(kind, seed, seconds)
+    bot_red = bot_colour == "red"
+    red, blue = (strongest, other) if bot_red else (other, strongest)
+    outcome = play_match(SETUPS[setup_name], red, blue, rules=HouseRules(swap=swap))
+    result = outcome.result
+    winner = None if result is None or result.winner is None else result.winner
+    # Who won, as players: after a swap the first mover plays Blue.
+    first_mover_colour = Colour.BLUE if outcome.swapped else Colour.RED
+    times = list(strongest.times)
+    if isinstance(other, BotPlayer):
+        times += other.times
+    bot_colour_now = Colour.RED if bot_red else Colour.BLUE
+    if outcome.swapped:
+        bot_colour_now = bot_colour_now.other
+    return {
+        "kind": kind,
+        "setup": setup_name,
+        "bot": bot_colour,
+        "swap": swap,
+        "winner": None if winner is None else winner.title.lower(),
+        "reason": None if result is None else result.reason,
+        "bot_won": winner is not None and winner is bot_colour_now,
+        "first_mover_won": winner is not None and winner is first_mover_colour,
+        "swapped": outcome.swapped,
+        "moves": outcome.moves,
+        "move_times": times,
+    }
+
+
+def _run_tasks(
+    tasks: list[tuple[str, str, str, int, bool, float]], jobs: int
+) -> list[dict[str, Any]]:
+    if jobs <= 1:
+        return [play_task(task) for task in tasks]
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        return pool.map(play_task, tasks, chunksize=1)
+
+
+def _summary(games: list[dict[str, Any]]) -> dict[str, Any]:
+    times = [t for g in games for t in g["move_times"]]
+    return {
+        "games": len(games),
+        "bot_wins": sum(g["bot_won"] for g in games),
+        "draws": sum(g["winner"] is None for g in games),
+        "first_mover_wins": sum(g["first_mover_won"] for g in games),
+        "red_wins": sum(g["winner"] == "red" for g in games),
+        "swaps": sum(g["swapped"] for g in games),
+        "mean_moves": statistics.fmean(g["moves"] for g in games) if games else 0.0,
+        "mean_move_seconds": statistics.fmean(times) if times else 0.0,
+        "max_move_seconds": max(times) if times else 0.0,
+    }
+
+
+def bench_matches(
+    *, quick: bool = False, jobs: int = 2, games: int | None = None, seconds: float | None = None
+) -> dict[str, Any]:
+    games = games if games is not None else QUICK_GAMES if quick else GAMES
+    seconds = seconds if seconds is not None else QUICK_SECONDS if quick else DEFAULT_SECONDS
+    tasks = [
+        (kind, setup_name, colour, SEED + number, False, seconds)
+        for kind in ("random", "greedy")
+        for setup_name in MATCH_SETUPS
+        for colour in ("red", "blue")
+        for number in range(games)
+    ]
+    began = time.perf_counter()
+    played = _run_tasks(tasks, jobs)
+    out: dict[str, Any] = {"games_each": games, "seconds_per_move": seconds, "results": {}}
+    for kind in ("random", "greedy"):
+        for setup_name in MATCH_SETUPS:
+            for colour in ("red", "blue"):
+                chosen = [
+                    g
+                    for g in played
+                    if (g["kind"], g["setup"], g["bot"]) == (kind, setup_name, colour)
+                ]
+                summary = _summary(chosen)
+                wanted = TARGETS[kind] * games / GAMES
+                summary["target"] = TARGETS[kind]
+                summary["passed"] = summary["bot_wins"] >= wanted
+                out["results"][f"{kind}/{setup_name}/{colour}"] = summary
+    out["wall_seconds"] = time.perf_counter() - began
+    return out
+
+
+def bench_self_play(
+    *, quick: bool = False, jobs: int = 2, games: int | None = None, seconds: float | None = None
+) -> dict[str, Any]:
+    games = games if games is not None else QUICK_GAMES if quick else GAMES
+    seconds = seconds if seconds is not None else QUICK_SECONDS if quick else DEFAULT_SECONDS
+    tasks = [
+        ("self", setup_name, "red", SEED + 500 + number, swap, seconds)
+        for swap in (False, True)
+        for setup_name in SELF_PLAY_SETUPS
+        for number in range(games)
+    ]
+    began = time.perf_counter()
+    played = _run_tasks(tasks, jobs)
+    out: dict[str, Any] = {"games_each": games, "seconds_per_move": seconds, "results": {}}
+    for swap in (False, True):
+        for setup_name in SELF_PLAY_SETUPS:
+            chosen = [g for g in played if (g["setup"], g["swap"]) == (setup_name, swap)]
+            key = f"{setup_name}{'/swap' if swap else ''}"
+            out["results"][key] = _summary(chosen)
+    out["wall_seconds"] = time.perf_counter() - began
+    return out
+
+
+def run(
+    *, quick: bool = False, jobs: int = 2, games: int | None = None, seconds: float | None = None
+) -> dict[str, Any]:
+    """Every Cluster benchmark; ``games`` and ``seconds`` shorten a run (the report says so)."""
+    machine = machine_info()
+    return {
+        "suite": "cluster",
+        "quick": quick,
+        "machine": machine,
+        "jobs": jobs,
+        "movegen": bench_movegen(quick=quick),
+        "matches": bench_matches(quick=quick, jobs=jobs, games=games, seconds=seconds),
+        "self_play": bench_self_play(quick=quick, jobs=jobs, games=games, seconds=seconds),
+    }
+
+
+def format_report(results: dict[str, Any]) -> str:
+    movegen_results = results["movegen"]
+    lines = [
+        *header("Cluster (peg game)", results["machine"], quick=results["quick"]),
+        "",
+        f"a) move generation: {movegen_results['moves_per_second']:,.0f} moves/s "
+        f"({movegen_results['positions']} positions from random games)",
+    ]
+    for name, figures in movegen_results["perft"].items():
+        lines.append(
+            f"   perft(3) from {name}: {figures['perft3']:,} in {figures['seconds'] * 1000:.0f} ms"
+        )
+    matches = results["matches"]
+    lines += [
+        "",
+        f"b) the strongest level ({STRONGEST.value}, {matches['seconds_per_move']:g} s a move) "
+        f"against other players, {matches['games_each']} games each "
+        f"(wall {matches['wall_seconds']:.0f} s, {results['jobs']} jobs)",
+    ]
+    for key, summary in matches["results"].items():
+        kind, setup_name, colour = key.split("/")
+        lines.append(
+            f"   vs {kind:<6} {setup_name:<3} bot plays {colour:<4}: won {summary['bot_wins']:>3}, "
+            f"drawn {summary['draws']:>3}, {summary['mean_moves']:5.1f} moves, "
+            f"{summary['mean_move_seconds'] * 1000:6.1f} ms a move (max "
+            f"{summary['max_move_seconds'] * 1000:.0f}); target >= {summary['target']}: "
+            f"{'PASS' if summary['passed'] else 'FAIL'}"
+        )
+    self_play = results["self_play"]
+    lines += [
+        "",
+        f"c) the strongest level against itself, {self_play['games_each']} games from each setup "
+        f"(wall {self_play['wall_seconds']:.0f} s)",
+    ]
+    for key, summary in self_play["results"].items():
+        swapped = f", Blue swapped {summary['swaps']}" if key.endswith("swap") else ""
+        lines.append(
+            f"   {key:<8}: first mover won {summary['first_mover_wins']:>3}, "
+            f"Red won {summary['red_wins']:>3}, drawn {summary['draws']:>3}{swapped}; "
+            f"{summary['mean_moves']:5.1f} moves, "
+            f"{summary['mean_move_seconds'] * 1000:6.1f} ms a move"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.cluster_peg", description="Benchmarks of Cluster (peg game)."
+    )
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--quick", action="store_true", help="a fast smoke run (1 game each)")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument(
+        "--games", type=int, help=f"games of each kind (default {GAMES}; targets scale with it)"
+    )
+    parser.add_argument(
+        "--seconds", type=float, help=f"the bot's time for a move (default {DEFAULT_SECONDS:g})"
+    )
+    args, _ = parser.parse_known_args(argv)
+    stream = out if out is not None else sys.stdout
+    results = run(quick=args.quick, jobs=max(1, args.jobs), games=args.games, seconds=args.seconds)
+    if args.json:
+        stream.write(json.dumps(results, indent=2, sort_keys=True) + "\n")
+    else:
+        stream.write(format_report(results) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

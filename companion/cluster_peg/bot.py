@@ -1,0 +1,323 @@
+"""The computer opponent: alpha-beta search on the bitboards, within a time limit.
+
+A bot sees only the board (a :class:`~companion.cluster_peg.position.Position`), never who is
+playing or anything said at the table, and always answers with one of the position's legal
+moves. Its levels run from ``beginner`` (one move ahead, with a lot of noise in its judgement)
+to ``expert`` (the deepest search the time allows). The time limit is real: the search deepens
+one move at a time (iterative deepening) and stops when the clock says so, answering with the
+best move of the deepest search it finished; the clock is checked every few hundred positions.
+
+Equal moves are told apart by a small noise that depends on the position and the bot's seed,
+so two bots with different seeds play different games, and one seed always the same game when
+given the same depth.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import random
+import time
+from collections.abc import Callable
+
+from companion.cluster_peg import movegen
+from companion.cluster_peg.board import Board
+from companion.cluster_peg.evaluation import DETAIL, SCALE, balls, detail, shape
+from companion.cluster_peg.goal import connected
+from companion.cluster_peg.moves import Move
+from companion.cluster_peg.position import Position
+from companion.errors import StateError
+
+WIN = 1_000_000
+"""The score of a won position (less the plies it takes, so the quicker win is preferred)."""
+CHECK_EVERY = 64
+"""Positions searched between looks at the clock."""
+DEFAULT_SECONDS = 2.0
+"""The default time a bot has for a move (a house rule; set for a Raspberry Pi 4)."""
+
+
+class Level(enum.Enum):
+    """How well a bot plays: how far it looks ahead and how much noise clouds its judgement."""
+
+    BEGINNER = "beginner"
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+    EXPERT = "expert"
+
+    __hash__ = object.__hash__
+
+    depth: int
+    """The deepest search, in moves (both players'), time permitting."""
+    noise: int
+    """The size of the noise added to its judgement of a position (``SCALE`` per move)."""
+    title: str
+    explain: str
+
+    @classmethod
+    def parse(cls, text: str) -> Level:
+        word = text.strip().lower()
+        for level in cls:
+            if word == level.value:
+                return level
+        names = ", ".join(level.value for level in cls)
+        raise ValueError(f"{text.strip()!r} is not a level: choose one of {names}")
+
+
+for _level, _depth, _noise, _explain in (
+    (Level.BEGINNER, 1, 5 * SCALE, "looks one move ahead and often misjudges it"),
+    (Level.EASY, 1, SCALE, "looks one move ahead"),
+    (Level.MEDIUM, 2, 2, "looks at your best answer to each of its moves"),
+    (Level.HARD, 3, 2, "looks three moves ahead"),
+    (Level.EXPERT, 4, 2, "looks four moves ahead, or as far as its time allows"),
+):
+    _level.depth = _depth
+    _level.noise = _noise
+    _level.title = _level.value.capitalize()
+    _level.explain = _explain
+
+STRONGEST = Level.EXPERT
+
+
+@dataclasses.dataclass(frozen=True)
+class Choice:
+    """A bot's answer: the move, and how it got there (for benchmarks and logs)."""
+
+    move: Move
+    depth: int
+    """The deepest search finished in time (0: no search was needed or none finished)."""
+    score: int
+    nodes: int
+    seconds: float
+    timed_out: bool
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+class _Search:
+    def __init__(
+        self,
+        board: Board,
+        *,
+        seed: int,
+        noise: int,
+        deadline: float,
+        clock: Callable[[], float],
+    ) -> None:
+        self.board = board
+        self.seed = seed
+        self.noise = noise
+        self.deadline = deadline
+        self.clock = clock
+        self.nodes = 0
+        self.table: dict[tuple[tuple[int, int, int, int], bool], tuple[int, int, int, int]] = {}
+        self.history = [0] * (1 << (2 * movegen.SHIFT))
+        """Per move code, minus how often it cut the search short (sorting puts it first)."""
+        self.shapes: dict[tuple[int, int], tuple[int, int, int]] = {}
+        balls(board)  # build the distance tables outside the timed search
+
+    def leaf(self, pegs: tuple[int, int, int, int], red: bool) -> int:
+        rt, rs, bt, bs = pegs
+        occupied = rt | rs | bt | bs
+        board = self.board
+        shapes = self.shapes
+        # A player's shape depends on their own pegs only: siblings in the tree share the
+        # other player's, so it is looked up rather than worked out again.
+        red_shape = shapes.get((rt, rs))
+        if red_shape is None:
+            red_shape = shapes[rt, rs] = shape(board, rt, rs)
+        blue_shape = shapes.get((bt, bs))
+        if blue_shape is None:
+            blue_shape = shapes[bt, bs] = shape(board, bt, bs)
+        red_distance, need, main = red_shape
+        if need and need.bit_count() <= DETAIL:
+            red_distance += detail(board, rt, need, main, occupied)
+        blue_distance, need, main = blue_shape
+        if need and need.bit_count() <= DETAIL:
+            blue_distance += detail(board, bt, need, main, occupied)
+        score = blue_distance - red_distance if red else red_distance - blue_distance
+        if self.noise:
+            score += hash((self.seed, pegs)) % (self.noise + 1) * (1 if red else -1)
+        return score
+
+    def won(self, pegs: tuple[int, int, int, int], red: bool) -> bool:
+        """Whether the player who just moved (``red``) meets the goal."""
+        board = self.board
+        tall, short = (pegs[0], pegs[1]) if red else (pegs[2], pegs[3])
+        if tall & board.shallow or short & board.deep:
+            return False
+        return connected(board, tall | short)
+
+    def ordered(self, moves: list[int], first: int | None) -> list[int]:
+        moves.sort(key=self.history.__getitem__)
+        if first is not None and first in moves:
+            moves.remove(first)
+            moves.insert(0, first)
+        return moves
+
+    def negamax(
+        self,
+        pegs: tuple[int, int, int, int],
+        red: bool,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+    ) -> int:
+        self.nodes += 1
+        if self.nodes % CHECK_EVERY == 0 and self.clock() > self.deadline:
+            raise _OutOfTime
+        if depth == 0:
+            return self.leaf(pegs, red)
+        key = (pegs, red)
+        entry = self.table.get(key)
+        first = None
+        if entry is not None:
+            entry_depth, entry_score, flag, first = entry
+            if entry_depth >= depth:
+                if flag == EXACT:
+                    return entry_score
+                if flag == LOWER and entry_score >= beta:
+                    return entry_score
+                if flag == UPPER and entry_score <= alpha:
+                    return entry_score
+        board = self.board
+        moves = self.ordered(movegen.generate(board, pegs, red), first)
+        original_alpha = alpha
+        best = -WIN * 2
+        best_move = moves[0]
+        apply = movegen.apply
+        for searched, move in enumerate(moves):
+            child = apply(pegs, move)
+            if self.won(child, red):
+                score = WIN - ply
+            elif searched == 0 or depth == 1:
+                score = -self.negamax(child, not red, depth - 1, -beta, -alpha, ply + 1)
+            else:
+                # Principal variation search: prove the move no better, cheaply; search it
+                # again with the full window only when it is.
+                score = -self.negamax(child, not red, depth - 1, -alpha - 1, -alpha, ply + 1)
+                if alpha < score < beta:
+                    score = -self.negamax(child, not red, depth - 1, -beta, -alpha, ply + 1)
+            if score > best:
+                best, best_move = score, move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        self.history[move] -= depth * depth
+                        break
+        flag = EXACT
+        if best <= original_alpha:
+            flag = UPPER
+        elif best >= beta:
+            flag = LOWER
+        self.table[key] = (depth, best, flag, best_move)
+        return best
+
+    def root(
+        self,
+        pegs: tuple[int, int, int, int],
+        red: bool,
+        depth: int,
+        moves: list[int],
+        *,
+        pie: bool = False,
+    ) -> tuple[int, int, list[tuple[int, int]]]:
+        """Search every root move to ``depth``: the best move, its score and each move's
+        score (a bound for all but the best), best first.
+
+        ``pie``: the opponent may swap after this move (P5.11), taking the position for
+        themselves if it is better, so a move is worth minus the size of its score."""
+        alpha, beta = -WIN * 2, WIN * 2
+        scored: list[tuple[int, int]] = []
+        best_move, best = moves[0], -WIN * 2
+        for move in moves:
+            child = movegen.apply(pegs, move)
+            if self.won(child, red):
+                score = WIN
+            elif pie:
+                exact = -self.negamax(child, not red, depth - 1, -WIN * 2, WIN * 2, 1)
+                score = -abs(exact)
+            else:
+                score = -self.negamax(child, not red, depth - 1, -beta, -alpha, 1)
+            scored.append((score, move))
+            if score > best:
+                best, best_move = score, move
+                alpha = max(alpha, score)
+        scored.sort(key=lambda pair: -pair[0])
+        return best_move, best, scored
+
+
+def choose(
+    position: Position,
+    *,
+    level: Level = STRONGEST,
+    seconds: float = DEFAULT_SECONDS,
+    seed: int = 0,
+    clock: Callable[[], float] = time.perf_counter,
+    pie: bool = False,
+) -> Choice:
+    """The bot's move in ``position`` (for the player to move), found within ``seconds``.
+
+    ``pie``: this is Red's first move and the opponent may swap after it (P5.11), so the bot
+    looks for the move that leaves the two sides most nearly even."""
+    if seconds <= 0:
+        raise StateError(f"a bot needs some time to think, not {seconds} seconds")
+    started = clock()
+    board = position.board
+    red = position.to_move.value == "r"
+    if position.winner() is not None:
+        raise StateError("the game is over: there is no move to choose")
+    moves = movegen.generate(board, position.pegs, red)
+    if not moves:  # pragma: no cover - P4.9: a player always has a move
+        raise StateError("there is no legal move")
+    search = _Search(
+        board, seed=seed, noise=level.noise, deadline=started + seconds * 0.85, clock=clock
+    )
+    best_move, best_score, finished = moves[0], 0, 0
+    timed_out = False
+    if len(moves) > 1:
+        order = list(moves)
+        for depth in range(1, level.depth + 1):
+            try:
+                move, score, scored = search.root(position.pegs, red, depth, order, pie=pie)
+            except _OutOfTime:
+                timed_out = True
+                break
+            best_move, best_score, finished = move, score, depth
+            order = [m for _, m in scored]
+            if score >= WIN - depth:
+                break  # a forced win: look no further
+    return Choice(
+        Move.from_code(board, best_move),
+        finished,
+        best_score,
+        search.nodes,
+        clock() - started,
+        timed_out,
+    )
+
+
+def should_swap(
+    position: Position,
+    *,
+    level: Level = STRONGEST,
+    seconds: float = DEFAULT_SECONDS,
+    seed: int = 0,
+    clock: Callable[[], float] = time.perf_counter,
+) -> bool:
+    """P5.11, for the bot playing Blue right after Red's first move: whether to take over
+    Red's pegs, i.e. whether Red's side of ``position`` (Blue to move) is the better one."""
+    if position.winner() is not None:
+        return False
+    return choose(position, level=level, seconds=seconds, seed=seed, clock=clock).score < 0
+
+
+def random_seed(rng: random.Random) -> int:
+    """A bot seed drawn from a recorded generator (so a table's games differ)."""
+    return rng.randrange(2**31)

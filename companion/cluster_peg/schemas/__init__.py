@@ -1,0 +1,1 @@
+"""The JSON Schema of Cluster's game records (``cluster-record.schema.json``)."""

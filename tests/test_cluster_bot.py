@@ -1,0 +1,169 @@
+"""The computer opponent: legal moves only, the time limit, its levels, its view of the game."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from cluster_helpers import drawn, played_positions
+from hypothesis import given, settings
+
+from companion.cluster_peg import bot
+from companion.cluster_peg.atoms import Colour
+from companion.cluster_peg.bot import Level, choose
+from companion.cluster_peg.evaluation import distance
+from companion.cluster_peg.game import Game
+from companion.cluster_peg.moves import legal_moves
+from companion.cluster_peg.players import (
+    BotPlayer,
+    EvaluatingPlayer,
+    GreedyPlayer,
+    RandomPlayer,
+    play_match,
+)
+from companion.cluster_peg.position import setup
+from companion.cluster_peg.settings import HouseRules
+from companion.errors import StateError
+
+NEAR_WIN = """
+g  b B b B b B .
+f   B b B b B b
+e  . . . . . . R
+d   r R r R r .
+c  R r R r R r .
+b   . . . . . .
+a  . . . . . . .
+"""
+
+
+class SteppingClock:
+    """A clock that moves on by ``step`` seconds every time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        self.now += self.step
+        return self.now
+
+
+@settings(max_examples=25, deadline=None)
+@given(played_positions())
+def test_the_bot_only_ever_plays_legal_moves(position):
+    if position.winner() is not None:
+        return
+    for level in (Level.BEGINNER, Level.MEDIUM):
+        choice = choose(position, level=level, seconds=5)
+        assert choice.move in legal_moves(position)
+
+
+@pytest.mark.parametrize("level", list(Level))
+def test_every_level_answers_from_every_setup(level):
+    for name in ("64A", "64B", "46"):
+        choice = choose(setup(name), level=level, seconds=5)
+        assert choice.move in legal_moves(setup(name))
+        assert 1 <= choice.depth <= level.depth
+
+
+def test_the_time_limit_is_real_the_search_stops_and_answers_with_a_legal_move():
+    # Each read of the clock says another 10 ms went by: a 0.5 s limit allows some 50 reads,
+    # far too few for the expert's four moves ahead from the interlocked setup.
+    clock = SteppingClock(0.01)
+    choice = choose(setup("64B"), level=Level.EXPERT, seconds=0.5, clock=clock)
+    assert choice.timed_out
+    assert choice.depth < Level.EXPERT.depth
+    assert choice.move in legal_moves(setup("64B"))
+    assert choice.seconds <= 0.5
+    assert choice.nodes <= clock.reads * bot.CHECK_EVERY
+
+
+def test_the_time_limit_holds_on_the_real_clock():
+    position = setup("64B")
+    for seconds in (0.05, 0.2):
+        choice = choose(position, level=Level.EXPERT, seconds=seconds)
+        assert choice.seconds < seconds * 1.5 + 0.05
+        assert choice.move in legal_moves(position)
+
+
+def test_a_bot_needs_some_time():
+    with pytest.raises(StateError, match="some time"):
+        choose(setup("46"), seconds=0)
+
+
+def test_a_bot_takes_a_win_when_there_is_one():
+    for level in Level:
+        choice = choose(drawn(NEAR_WIN, "r"), level=level, seconds=5)
+        assert choice.move.text() in ("e7-d6", "d2*d6", "d4*d6")
+
+
+def test_a_bot_has_nothing_to_choose_once_the_game_is_won():
+    game = Game(drawn(NEAR_WIN, "r"))
+    game.play("e7-d6")
+    with pytest.raises(StateError, match="over"):
+        choose(game.position)
+
+
+def test_a_bot_with_the_same_seed_and_depth_plays_the_same_move():
+    position = setup("64B")
+    first = choose(position, level=Level.HARD, seconds=30, seed=7)
+    again = choose(position, level=Level.HARD, seconds=30, seed=7)
+    assert first.move == again.move and first.nodes == again.nodes
+
+
+def test_the_bot_sees_only_the_board():
+    # choose() takes a position and nothing else about the game: the same board gives the
+    # same move whatever was played before it.
+    game_a = Game(setup("64B"))
+    for token in ("c1-b1", "f1-g1", "b1-c1", "g1-f1"):
+        game_a.play(token)
+    assert game_a.position == setup("64B")
+    a = choose(game_a.position, level=Level.HARD, seconds=30, seed=3)
+    b = choose(setup("64B"), level=Level.HARD, seconds=30, seed=3)
+    assert a.move == b.move
+
+
+def test_levels_parse_and_run_from_beginner_to_expert():
+    assert [level.value for level in Level] == ["beginner", "easy", "medium", "hard", "expert"]
+    assert Level.parse(" Expert ") is Level.EXPERT
+    assert [level.depth for level in Level] == sorted(level.depth for level in Level)
+    with pytest.raises(ValueError, match="choose one of beginner"):
+        Level.parse("grandmaster")
+
+
+def test_distance_is_zero_exactly_at_the_goal():
+    won = Game(drawn(NEAR_WIN, "r"))
+    before = won.position
+    won.play("e7-d6")
+    after = won.position
+    assert distance(after.board, after.pegs[0], after.pegs[1], after.occupied) == 0
+    assert distance(before.board, before.pegs[0], before.pegs[1], before.occupied) > 0
+    start = setup("46")
+    assert distance(start.board, start.pegs[0], start.pegs[1], start.occupied) >= 12 * 12
+
+
+@pytest.mark.parametrize("name", ["64B", "46"])
+def test_the_strongest_level_beats_a_random_mover_from_both_colours(name):
+    for seed, bot_red in ((1, True), (2, False)):
+        strongest = BotPlayer(Level.EXPERT, seconds=1.0, seed=seed)
+        other = RandomPlayer(random.Random(seed))
+        red, blue = (strongest, other) if bot_red else (other, strongest)
+        result = play_match(setup(name), red, blue).result
+        assert result is not None and result.winner is (Colour.RED if bot_red else Colour.BLUE)
+
+
+def test_greedy_players_take_a_win_and_otherwise_a_legal_move():
+    for player in (GreedyPlayer(random.Random(1)), EvaluatingPlayer(random.Random(1))):
+        assert player.choose(drawn(NEAR_WIN, "r")).text() in ("e7-d6", "d2*d6", "d4*d6")
+        assert player.choose(setup("64B")) in legal_moves(setup("64B"))
+
+
+def test_a_match_with_swap_exchanges_the_players():
+    red = GreedyPlayer(random.Random(5))
+    blue = GreedyPlayer(random.Random(6))
+    outcome = play_match(
+        setup("46"), red, blue, rules=HouseRules(swap=True), swap_if=lambda position: True
+    )
+    assert outcome.swapped

@@ -1,0 +1,173 @@
+"""The camera on a Cluster table: the printed kit, reading rendered pictures, the reader's
+interface, and moves seen by the camera entered through the table service (P6.3)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion import games
+from companion.cluster_peg.game import Game
+from companion.cluster_peg.moves import play
+from companion.cluster_peg.position import SETUPS, setup
+from companion.cluster_peg.record import record_json
+from companion.cluster_peg.scan import HoleReading, PegScan, Seen
+from companion.errors import CompanionError
+from companion.service import TableService
+from vision.attachment import attach
+from vision.cluster.kit import load_kit
+from vision.cluster.reader import READER
+from vision.cluster.recognize import BoardNotFound, find_board, recognize
+from vision.cluster.sheets import PX_PER_MM, page
+from vision.cluster.synthetic import Conditions, render
+from vision.readers import Quality, Reading, kit_writer_for, reader_for
+
+
+def test_cluster_registers_its_camera_reader_and_kit() -> None:
+    game = games.get("cluster")
+    assert reader_for(game) is READER
+    assert kit_writer_for(game).__name__ == "write_kit"
+
+
+def test_print_kit_writes_both_boards_at_true_size(run, tmp_path: Path) -> None:
+    done = run("print-kit", tmp_path / "kit", "--game", "cluster")
+    assert done.code == 0, done.err
+    names = sorted(p.name for p in (tmp_path / "kit").iterdir())
+    assert names == ["cluster-board-46.png", "cluster-board-64.png", "kit.pdf"]
+    image = cv2.imread(str(tmp_path / "kit" / "cluster-board-64.png"))
+    assert image.shape[:2] == (round(210 * PX_PER_MM), round(297 * PX_PER_MM))  # A4, 300 dpi
+    assert (tmp_path / "kit" / "kit.pdf").read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.parametrize("name", ["64", "46"])
+def test_a_printed_page_is_found_with_its_holes_at_the_kits_spacing(name: str) -> None:
+    kit = load_kit()
+    board = SETUPS["64B" if name == "64" else "46"].board
+    printed = page(kit, board)
+    small = cv2.resize(printed, None, fx=0.4, fy=0.4, interpolation=cv2.INTER_AREA)
+    found_board, homography, markers = find_board(small)
+    assert found_board is board and len(markers) == 4
+    a1 = cv2.perspectiveTransform(np.array([[kit.hole_mm(board, 0)]], np.float64), homography)
+    a2 = cv2.perspectiveTransform(np.array([[kit.hole_mm(board, 1)]], np.float64), homography)
+    spacing_px = float(np.linalg.norm(a2 - a1))
+    assert spacing_px == pytest.approx(kit.spacing * PX_PER_MM * 0.4, rel=0.01)
+    scan = recognize(small).scan
+    assert {h.seen for h in scan.holes} == {Seen.EMPTY}  # an empty board: every pit seen
+
+
+@pytest.mark.parametrize(
+    "conditions",
+    [
+        Conditions(seed=1),
+        Conditions(tilt=28, tilt_direction=40, rotation=130, kelvin=2800, brightness=0.6, seed=2),
+        Conditions(tilt=20, rotation=250, shadow=0.4, blur=1.0, noise=3, jpeg=75, seed=3),
+        Conditions(tilt=15, tilt_direction=200, hand=True, brightness=1.4, seed=4),
+    ],
+    ids=["straight", "tilted-warm-dim", "shadow-blur-noise-jpeg", "hand"],
+)
+def test_a_rendered_board_is_read_right_or_unknown_never_wrong(conditions: Conditions) -> None:
+    position = play(play(setup("64B"), "c3*g1"), "f8-g8")
+    rendered = render(position, conditions)
+    scan = recognize(rendered.image).scan
+    right = 0
+    for truth, reading in zip(rendered.holes, scan.holes, strict=True):
+        assert reading.seen in (Seen.UNKNOWN, truth.seen)
+        right += reading.seen is truth.seen
+    visible = sum(t.visible for t in rendered.holes)
+    assert right >= visible * 0.95
+
+
+def test_a_picture_without_the_boards_markers_is_refused() -> None:
+    blank = np.full((720, 1280, 3), 200, np.uint8)
+    with pytest.raises(BoardNotFound, match="corner markers are not seen"):
+        recognize(blank)
+
+
+def test_the_reader_combines_frames_by_majority_and_describes_the_move() -> None:
+    tracked = setup("46")
+    moved = play(tracked, "a1*a7")
+    readings = [
+        Reading(PegScan.from_position(moved)),
+        Reading(PegScan.from_position(moved, unknown=["a7"])),
+        Reading(PegScan.from_position(tracked)),
+    ]
+    combined = READER.combine(readings, prior=tracked)
+    assert combined.scan.seen("a1") is Seen.EMPTY  # 2 of 3 frames
+    assert combined.scan.seen("a7") is Seen.UNKNOWN  # 1 of 3 saw it full
+    lines = READER.describe(Reading(PegScan.from_position(moved)), prior=tracked)
+    assert "the move it shows: a1*a7" in lines
+    assert lines[0] == "the small board: 12 red, 12 blue, 22 empty, 0 unknown"
+    data = READER.to_json(combined)
+    assert data["board"] == "46" and data["holes"]["a7"] == ["unknown", 0.0]
+
+
+def test_the_reader_takes_a_position_or_a_record_as_its_expectation() -> None:
+    game = Game(setup("46"))
+    game.play("a1*a7")
+    assert READER.expectation(record=record_json(game).encode()) == game.position
+    assert READER.expectation(text=setup("64A").text()) == setup("64A")
+    with pytest.raises(CompanionError, match="--expect"):
+        READER.expectation(text="64 8/8 r")
+
+
+def test_the_simulated_camera_draws_the_tracked_board() -> None:
+    image = READER.simulate(setup("46"), random.Random(3), size=(1280, 720), mistakes=0.0)
+    assert image.shape == (720, 1280, 3)
+    reading = READER.read(image, prior=setup("46"))
+    assert reading.quality is not Quality.UNUSABLE
+    assert READER.describe(reading, prior=setup("46"))[0].startswith("the small board")
+
+
+def cluster_table(service: TableService) -> str:
+    table_id, _ = service.create_table("Pegs", 2, game="cluster", options={"setup": "46"})
+    service.join(table_id, 1, "Ann")
+    service.join(table_id, 2, "Bo")
+    return table_id
+
+
+def test_p6_3_the_camera_sees_a_move_and_the_table_enters_it(service: TableService) -> None:
+    table_id = cluster_table(service)
+    moved = play(setup("46"), "a1*a7")
+    reading = READER.read(render(moved, Conditions(tilt=12, seed=9)).image)
+    result = service.report_scan(table_id, reading.scan)
+    assert result["moves"] == ["a1*a7"] and result["entered"] == "a1*a7"
+    service.set_ready(table_id, 1)
+    assert service.view(table_id)["game"]["tokens"] == ["a1*a7"]
+
+
+def test_p6_3_a_knocked_out_peg_is_reported_never_entered(service: TableService) -> None:
+    table_id = cluster_table(service)
+    tracked = setup("46")
+    pegs = list(tracked.pegs)
+    pegs[0] &= pegs[0] - 1  # red's lowest tall peg gone
+    gone = type(tracked)(tracked.board, (pegs[0], pegs[1], pegs[2], pegs[3]), tracked.to_move)
+    reading = READER.read(render(gone, Conditions(seed=5)).image)
+    result = service.report_scan(table_id, reading.scan)
+    assert result["moves"] == [] and result.get("entered") is None
+    assert any("no legal move of Red explains" in d["message"] for d in result["discrepancies"])
+    assert service.view(table_id)["pending"] is None
+
+
+def test_the_camera_attachment_reads_a_cluster_table(service: TableService) -> None:
+    table_id = cluster_table(service)
+    camera = attach(
+        service, table_id, {"source": "simulated", "interval_seconds": 3600, "frames": 1}
+    )
+    try:
+        assert camera.reader is READER
+        assert camera.scan_once()
+        scan = service.view(table_id)["scan"]
+        assert scan is not None and scan["discrepancies"] == []
+    finally:
+        camera.close()
+
+
+def test_heights_come_from_tracking_the_scan_holds_only_colours() -> None:
+    reading = HoleReading(Seen.RED, 0.9)
+    assert reading.height is None
+    assert json.loads(json.dumps(PegScan.from_position(setup("46")).to_dict()))["board"] == "46"

@@ -1,0 +1,193 @@
+"""Reading a picture of a Cluster board: which holes hold a peg, and of which colour.
+
+1. The corner markers (ArUco, from the kit) say which board it is and, from their corners'
+   printed places, give the homography from the board's surface (mm) to the picture.
+2. The paper around the holes, sampled on a band outside them, gives the white balance.
+3. Each hole is read on a small disc around its centre on the board's surface. A peg covers
+   that disc (its side or its top, however the camera is tilted); an empty hole shows its dark
+   pit. Every pixel of the disc is classed (dark pit, red, blue, anything else) on the balanced
+   colour; the hole takes the class most pixels agree on, with the share that agrees as its
+   confidence. A hand, the paper, a bevel seen off-centre or a mix of classes is ``unknown``:
+   unknown is never a guess.
+
+Shares nothing with :mod:`vision.cluster.synthetic` but the kit's description.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from companion.cluster_peg.board import BOARDS, Board
+from companion.cluster_peg.scan import HoleReading, PegScan, Seen
+from vision.cluster.kit import Kit, load_kit
+from vision.errors import VisionError
+from vision.readers import Quality
+
+Image = npt.NDArray[np.uint8]
+Matrix = npt.NDArray[np.float64]
+
+SAMPLE_MM = 2.6
+"""The radius of the disc read around a hole's centre (smaller than a peg and a pit)."""
+AGREE = 0.75
+"""The share of a disc's pixels that must agree for a hole to be read at all."""
+COARSE_PX_PER_MM = 1.6
+"""Below this the pits and pegs are only a few pixels across."""
+
+
+class BoardNotFound(VisionError, LookupError):
+    """Not enough corner markers of one board in the picture."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Found:
+    """What the recognizer made of a picture."""
+
+    scan: PegScan
+    quality: Quality
+    notes: tuple[str, ...]
+    px_per_mm: float
+    board_to_image: Matrix
+    markers: tuple[int, ...]
+
+
+def _detector(kit: Kit) -> cv2.aruco.ArucoDetector:
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, kit.dictionary))
+    return cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
+
+
+def find_board(frame: Image, kit: Kit | None = None) -> tuple[Board, Matrix, tuple[int, ...]]:
+    """The board in the picture and its homography (board mm to pixels), from its markers."""
+    kit = kit or load_kit()
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    corners, ids, _ = _detector(kit).detectMarkers(gray)
+    seen: dict[str, dict[int, Matrix]] = {}
+    for quad, marker in zip(corners, [] if ids is None else ids.flatten(), strict=False):
+        board = kit.board_of_marker(int(marker))
+        if board is not None:
+            seen.setdefault(board.name, {})[int(marker)] = quad.reshape(4, 2)
+    if not seen:
+        raise BoardNotFound("no Cluster board in the picture: its corner markers are not seen")
+    name = max(seen, key=lambda n: len(seen[n]))
+    found = seen[name]
+    board = BOARDS[name]
+    if len(found) < 2:
+        raise BoardNotFound(
+            f"only {len(found)} of the {board.title}'s 4 corner markers is seen: keep the "
+            "corners in view and uncovered"
+        )
+    printed = kit.marker_corners(board)
+    src = np.array([p for m in sorted(found) for p in printed[m]], np.float32)
+    dst = np.array([p for m in sorted(found) for p in found[m]], np.float32)
+    homography, _ = cv2.findHomography(src, dst, cv2.RANSAC, 4.0)
+    if homography is None:
+        raise BoardNotFound("the board's markers do not fit together; is the sheet flat?")
+    return board, np.asarray(homography, dtype=np.float64), tuple(sorted(found))
+
+
+def _map(homography: Matrix, points: Matrix) -> Matrix:
+    mapped = cv2.perspectiveTransform(points.reshape(-1, 1, 2).astype(np.float64), homography)
+    return np.asarray(mapped.reshape(-1, 2), dtype=np.float64)
+
+
+def _sample(frame: Image, pixels: Matrix) -> npt.NDArray[np.float32]:
+    """Bilinear samples of the frame at pixel positions (N x 2): N x 3 floats, B, G, R."""
+    xs = pixels[:, 0].astype(np.float32).reshape(1, -1)
+    ys = pixels[:, 1].astype(np.float32).reshape(1, -1)
+    out = cv2.remap(frame, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return np.asarray(out.reshape(-1, 3), dtype=np.float32)
+
+
+def _disc(radius: float, steps: int = 7) -> Matrix:
+    grid = np.linspace(-radius, radius, steps)
+    points = [(x, y) for x in grid for y in grid if x * x + y * y <= radius * radius * 1.02]
+    return np.array(points, np.float64)
+
+
+def _paper(frame: Image, kit: Kit, board: Board, homography: Matrix) -> npt.NDArray[np.float32]:
+    """The paper's colour (B, G, R) from a band around the holes, away from labels and pegs."""
+    x0, y0, x1, y1 = kit.extent(board)
+    d = kit.margin / 2 + 2
+    band = []
+    for t in np.linspace(0.1, 0.9, 24):
+        band.append((x0 + (x1 - x0) * t, y0 - d))
+        band.append((x0 + (x1 - x0) * t, y1 + d * 0.55))
+        band.append((x1 + d * 0.8, y0 + (y1 - y0) * t))
+    samples = _sample(frame, _map(homography, np.array(band, np.float64)))
+    chroma = samples.max(axis=1) - samples.min(axis=1)
+    keep = samples[(chroma < 0.35 * samples.max(axis=1) + 8)]
+    if len(keep) < 8:
+        keep = samples
+    order = np.argsort(keep.sum(axis=1))
+    top = keep[order[len(order) // 3 :]]  # the brighter two thirds: paper, not labels
+    return np.asarray(np.median(top, axis=0), dtype=np.float32)
+
+
+def _classify(
+    pixels: npt.NDArray[np.float32], paper: npt.NDArray[np.float32]
+) -> npt.NDArray[np.int8]:
+    """Per pixel: 0 other, 1 dark pit, 2 red, 3 blue (pixels balanced so paper is neutral)."""
+    b, g, r = pixels[:, 0], pixels[:, 1], pixels[:, 2]
+    level = float(paper.mean())
+    value = (r + g + b) / 3 / max(level, 1.0)
+    red = (r > 1.6 * g) & (r > 1.45 * b) & (r > 0.10 * level)
+    blue = (b > 1.45 * r) & (b > 1.12 * g) & (b > 0.10 * level)
+    spread = (np.maximum(np.maximum(r, g), b) - np.minimum(np.minimum(r, g), b)) / max(level, 1.0)
+    dark = (value < 0.30) & (spread < 0.12) & ~red & ~blue
+    out = np.zeros(len(pixels), np.int8)
+    out[dark] = 1
+    out[red] = 2
+    out[blue] = 3
+    return out
+
+
+CLASSES = {1: Seen.EMPTY, 2: Seen.RED, 3: Seen.BLUE}
+
+
+def recognize(frame: Image, *, kit: Kit | None = None) -> Found:
+    """Read every hole of the board in ``frame`` (BoardNotFound when there is no board)."""
+    kit = kit or load_kit()
+    board, homography, markers = find_board(frame, kit)
+    paper = _paper(frame, kit, board, homography)
+    gains = np.float32(paper.mean()) / np.maximum(paper, 1.0)
+    disc = _disc(SAMPLE_MM)
+    readings = []
+    for hole in range(board.size):
+        x, y = kit.hole_mm(board, hole)
+        offset = np.array([x, y], np.float64)
+        pixels = (_sample(frame, _map(homography, disc + offset)) * gains).astype(np.float32)
+        classes = _classify(pixels, (paper * gains).astype(np.float32))
+        counts = np.bincount(classes, minlength=4)
+        best = int(np.argmax(counts))
+        share = float(counts[best]) / len(classes)
+        if best == 0 or share < AGREE:
+            readings.append(HoleReading(Seen.UNKNOWN, share if best == 0 else 1 - share))
+        else:
+            readings.append(HoleReading(CLASSES[best], share))
+    scale = _px_per_mm(homography, kit, board)
+    notes: list[str] = []
+    quality = Quality.GOOD
+    if len(markers) < 4:
+        notes.append(f"{4 - len(markers)} corner marker(s) hidden: the holes' places are less sure")
+    if scale < COARSE_PX_PER_MM:
+        quality = Quality.COARSE
+        notes.append(
+            f"the board is small in the picture ({scale:.1f} px/mm): move the camera closer"
+        )
+    unknown = sum(1 for r in readings if r.seen is Seen.UNKNOWN)
+    if unknown:
+        notes.append(f"{unknown} hole(s) could not be read (covered, or in deep shadow)")
+    return Found(
+        PegScan(board.name, tuple(readings)), quality, tuple(notes), scale, homography, markers
+    )
+
+
+def _px_per_mm(homography: Matrix, kit: Kit, board: Board) -> float:
+    x0, y0, x1, y1 = kit.extent(board)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    pts = _map(homography, np.array([[cx, cy], [cx + 10, cy], [cx, cy + 10]], np.float64))
+    return (math.dist(pts[0], pts[1]) + math.dist(pts[0], pts[2])) / 20
