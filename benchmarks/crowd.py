@@ -87,7 +87,7 @@ class ServeProcess:
             command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
         )
         assert self.process.stdout is not None
-        said = []
+        said: list[str] = []
         self.port = 0
         while True:
             line = self.process.stdout.readline()
@@ -176,8 +176,9 @@ def seat_phones(port: int, table: Table) -> dict[int, Phone]:
     return phones
 
 
-def host_resumes(port: int, table: Table) -> None:
-    """The host logs in with the table's secret and resumes the game."""
+def host_phone(port: int, table: Table) -> Phone:
+    """The host's browser (from 127.0.0.9), logged in with the table's secret, on the host
+    page (its CSRF token at hand)."""
     host = Phone(port, "127.0.0.9")
     host.request("GET", f"/t/{table.id}/host/login")
     body = urllib.parse.urlencode({"secret": table.secret, "csrf_token": host.csrf}).encode()
@@ -185,10 +186,22 @@ def host_resumes(port: int, table: Table) -> None:
     if status != 200:
         raise RuntimeError(f"the host could not log in ({status}): {answer[:200]!r}")
     host.request("GET", f"/t/{table.id}/host")
+    return host
+
+
+def host_control(host: Phone, table: Table, action: str) -> int:
+    """The host presses a control (``pause``, ``resume``...): the answer's status."""
     body = urllib.parse.urlencode({"csrf_token": host.csrf}).encode()
-    status, answer = host.request("POST", f"/t/{table.id}/host/resume", body, form=True)
+    status, _ = host.request("POST", f"/t/{table.id}/host/{action}", body, form=True)
+    return status
+
+
+def host_resumes(port: int, table: Table) -> None:
+    """The host logs in with the table's secret and resumes the game."""
+    host = host_phone(port, table)
+    status = host_control(host, table, "resume")
     if status not in (200, 302):
-        raise RuntimeError(f"the host could not resume the game ({status}): {answer[:200]!r}")
+        raise RuntimeError(f"the host could not resume the game ({status})")
     host.close()
 
 
@@ -327,9 +340,9 @@ def table_screens(table_id: str, count: int, first: int = 21) -> list[StreamSpec
     return [StreamSpec(f"127.0.0.{first + n}", f"/t/{table_id}/events") for n in range(count)]
 
 
-def hostile(table_id: str, count: int, retry: float = 1.0) -> list[StreamSpec]:
-    """``count`` table streams from one address (127.0.0.66), each opened again a second after
-    it is refused."""
+def hostile(table_id: str, count: int, retry: float | None = 1.0) -> list[StreamSpec]:
+    """``count`` table streams from one address (127.0.0.66), each opened again ``retry``
+    seconds after it is refused (None: never)."""
     return [StreamSpec("127.0.0.66", f"/t/{table_id}/events", retry=retry)] * count
 
 

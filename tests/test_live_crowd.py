@@ -3,9 +3,10 @@
 A real ``companion serve`` gets 238 live streams at once: a hostile client's 180 from one
 address, the 8 seats' phones, 20 table screens and 30 more devices, each from its own address.
 It keeps at most 8 per address and 64 in all, refuses the rest at once with 429 or 503 and a
-sentence saying why (never a hang), and while its 64 streams are open the 8 seats' orders,
-sent all at once, are every one answered. (Before the fix each stream held one of waitress's
-threads: 40 streams, and orders went unanswered.)
+sentence saying why (never a hang), and while its 64 streams are open the host's pause and
+resume, and the 8 seats' orders and ready presses, sent all at once, are every one answered.
+(Before the fix each stream held one of waitress's threads: 40 streams, and orders went
+unanswered.)
 """
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ def test_a_crowd_of_streams_is_bounded_and_orders_are_still_answered(tmp_path: P
             assert status == 429
             refused.close()
             assert "This device already has 8 live screens open" in json.loads(body)["error"]
+            host = crowd.host_phone(server.port, table)
+            started = time.monotonic()
+            host_answers = [crowd.host_control(host, table, a) for a in ("pause", "resume")]
+            host_seconds = time.monotonic() - started
+            host.close()
             answers: list[tuple[int, float]] = []
 
             def send(seat: int) -> None:
@@ -45,6 +51,11 @@ def test_a_crowd_of_streams_is_bounded_and_orders_are_still_answered(tmp_path: P
                         "POST", f"/t/{table.id}/seat/orders", table.sheets[seat][n]
                     )
                     answers.append((status, time.monotonic() - started))
+                started = time.monotonic()
+                status, _ = phones[seat].request(
+                    "POST", f"/t/{table.id}/seat/ready", json.dumps({"ready": True}).encode()
+                )
+                answers.append((status, time.monotonic() - started))
 
             senders = [threading.Thread(target=send, args=(seat,)) for seat in phones]
             for sender in senders:
@@ -56,7 +67,8 @@ def test_a_crowd_of_streams_is_bounded_and_orders_are_still_answered(tmp_path: P
             phone.close()
         code, err = server.stop()
     assert code == 0, err
-    assert [status for status, _ in answers] == [200] * 24
+    assert host_answers == [302, 302] and host_seconds < 20  # the host's pause and resume
+    assert [status for status, _ in answers] == [200] * 32  # 3 order sheets and ready, x 8
     assert max(seconds for _, seconds in answers) < 10
     assert tally["open"] == TOTAL
     statuses = tally["status"]
