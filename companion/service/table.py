@@ -317,13 +317,17 @@ class Table:
         self.last_summary = {"kind": kind, **summary}
         self._event(out, kind, at, reason=reason, **summary)
         if (
-            stage.kind is StageKind.TURN
+            reason in ("move", "ready")
+            and stage.kind is StageKind.TURN
             and session.stage() == stage
             and self.acting() == acting
             and self.turn == turn
         ):
             # A move that did not end the turn (a game may take a turn in several moves): the
-            # same seat goes on, on the same clock (a passed deadline ends the turn next).
+            # same seat goes on, on the same clock (a passed deadline ends the turn next). A
+            # turn the clock or the host ended that the game gives back to the same seat (a
+            # game without a pass) begins again below, on a fresh clock: else the passed
+            # deadline would end it again and again.
             self.ready = set()
             self.submissions = {}
             return
