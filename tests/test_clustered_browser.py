@@ -4,6 +4,7 @@ Screenshots go to test-artifacts/ (clustered-*.png)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,12 @@ def test_a_placement_on_a_phone_and_the_end_screen(browser: Any, tmp_path: Path)
                 phone.wait_for_selector('select[name="colour"]')
                 phone.select_option('select[name="colour"]', colour)
                 phone.click('.choose button[type="submit"]')
+            # The last choice is a form post the page does not wait for: the game starts
+            # when the service has taken it (sooner with waitress than with uvicorn).
+            deadline = time.monotonic() + 20
+            while service.view(table_id).get("acting") is None:
+                assert time.monotonic() < deadline, "the game did not start"
+                time.sleep(0.05)
             # Ann's turn: the first K7.20 placements by the service, then hers on the phone.
             for move in K720_ORDER[:-1]:
                 service.submit(table_id, service.view(table_id)["acting"], move, final=True)
