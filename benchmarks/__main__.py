@@ -1,16 +1,27 @@
 """``python -m benchmarks`` (``make bench``): the rules core's benchmarks
 (:mod:`benchmarks.runner`), then each part's in turn: the table service, the panels, the web
-site, the Diplomacy engine and the vision. Each part also runs alone:
+site, the Diplomacy engine, the vision and Globular Cluster. Each part also runs alone:
 ``python -m benchmarks.service`` and so on.
 
 With ``--json`` the rules core's results carry each part's under its name (``"service"``,
-``"panels"``, ``"web"``, ``"diplomacy"``, ``"vision"``, ``"cluster"``, ``"cluster-vision"``)."""
+``"panels"``, ``"web"``, ``"diplomacy"``, ``"vision"``, ``"globular"``, ``"cluster"``,
+``"cluster-vision"``, ``"clustered_vision"``)."""
 
 import io
 import json
 import sys
 
-from benchmarks import cluster_peg, cluster_vision, diplomacy, panels, service, vision, web
+from benchmarks import (
+    cluster_peg,
+    cluster_vision,
+    clustered_vision,
+    diplomacy,
+    globular,
+    panels,
+    service,
+    vision,
+    web,
+)
 from benchmarks.runner import main
 
 PARTS = {
@@ -19,8 +30,10 @@ PARTS = {
     "web": web,
     "diplomacy": diplomacy,
     "vision": vision,
+    "globular": globular,
     "cluster": cluster_peg,
     "cluster-vision": cluster_vision,
+    "clustered_vision": clustered_vision,
 }
 
 args = sys.argv[1:]

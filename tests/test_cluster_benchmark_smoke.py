@@ -57,10 +57,18 @@ def test_sample_positions_are_repeatable():
 def test_main_prints_text_or_json(monkeypatch):
     import benchmarks.cluster_peg as module
 
-    monkeypatch.setattr(module, "run", lambda *, quick, jobs: quick_results())
+    asked = []
+
+    def fake_run(**kwargs):
+        asked.append(kwargs)
+        return quick_results()
+
+    monkeypatch.setattr(module, "run", fake_run)
     out = io.StringIO()
     assert main(["--quick", "--jobs", "1"], out=out) == 0
     assert "Cluster (peg game)" in out.getvalue()
+    assert main(["--games", "3", "--seconds", "0.5"], out=io.StringIO()) == 0
+    assert asked[-1] == {"quick": False, "jobs": 2, "games": 3, "seconds": 0.5}
     out = io.StringIO()
     assert main(["--quick", "--json"], out=out) == 0
     assert json.loads(out.getvalue())["suite"] == "cluster"

@@ -345,9 +345,14 @@ def test_the_camera_asks_when_unknown_holes_leave_several_moves(service) -> None
     from companion.cluster_peg.moves import play as play_move
 
     # c1-b1 was played; the camera could not read b1 or b2, but saw c1 empty. c2-b1 and
-    # c2-b2 would empty c2, which it saw full; c1-b1 is the only move... unless c1 is hidden too.
+    # c2-b2 would empty c2, which it saw full; c1-b1 is the only move that fits, but only
+    # through b1, which it cannot read (c1's peg may have been knocked off): not entered.
     seen = PegScan.from_position(play_move(start, "c1-b1"), unknown=["b1", "b2"])
-    assert service.report_scan(table_id, seen)["moves"] == ["c1-b1"]
+    result = service.report_scan(table_id, seen)
+    assert result["moves"] == [] and result["entered"] is None
+    assert [d["message"] for d in result["discrepancies"]] == [
+        "the camera cannot read b1: if Red played c1-b1, uncover it to let it see the move"
+    ]
     seen = PegScan.from_position(play_move(start, "c3-b2"), unknown=["b2", "b3"])
     result = service.report_scan(table_id, seen)
     assert result["moves"] == ["c3-b2", "c3-b3"] and result["entered"] is None

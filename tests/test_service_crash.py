@@ -112,6 +112,14 @@ def ready(seat, rid):
     say("ACK" if service.table(tid).seq > before else "DUP", rid, sha("READY"))
 
 
+def canonical(table, seat, text):
+    """The sheet as the service would store it, or None when it would refuse it."""
+    try:
+        return table.session.check_submission(seat, text)
+    except SubmissionError:
+        return None
+
+
 def colour_of(state, seat):
     return next(e.colour for e in state.empires if e.seat == seat)
 
@@ -170,7 +178,14 @@ while (table := service.table(tid)).stage != Stage.OVER:
     by_skip = plan < 0.25
     for index, seat in enumerate(seats):
         if seat in owing:
+            # An edit that changes nothing is not sent: the service stores an unchanged sheet
+            # once (R3.2), so only a re-sent request may be answered without a new entry.
+            sent = None
             for attempt, text in enumerate(texts(stage, state, turn, seat)):
+                same = canonical(table, seat, text)
+                if same is not None and same == sent:
+                    continue
+                sent = same
                 submit(seat, text, f"{turn}:{stage.value}:{seat}:{attempt}")
         if by_skip and index == len(seats) - 1:
             break

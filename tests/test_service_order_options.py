@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.local_cluster import Colour, HouseRules, Phase, State
-from companion.local_cluster.orders import OrderSheet
+from companion.local_cluster.orders import OrderKind, OrderSheet
 from companion.local_cluster.session import build_options, order_options
 from companion.local_cluster.settings import SupportRange
 from companion.local_cluster.validation import assign_orders
@@ -50,6 +50,7 @@ def test_a_carrier_deploys_up_to_its_docked_craft_and_recalls_what_is_out(
         "targets": ["S1", "S3"],
         "min": 1,
         "max": 2,
+        "about": OrderKind.DEPLOY.summary(),  # what the kind does, for the order builder
     }
     assert "RECALL" not in _orders(docked)["S2"]
     out = board("line", units=[("red", "carrier", "S2", 1)], craft=[("S2", "S3"), ("S2", "S3")])
@@ -70,6 +71,7 @@ def test_a_carrier_that_can_recall_is_offered_a_deploy_beside_it_r3_2(
         "targets": ["S1", "S3"],
         "min": 1,
         "max": 3,
+        "about": OrderKind.DEPLOY.summary(),
     }
     assert _orders(state)["S2"]["DEPLOY"]["max"] == 1  # alone, only the docked one
 

@@ -21,7 +21,7 @@ import noughts_pages
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from web_helpers import Phone, csrf_of, make_app, refused
+from web_helpers import Phone, csrf_of, host_login, make_app, refused
 
 from companion import games
 from companion.errors import StateError
@@ -63,7 +63,7 @@ def phones(app: Flask, table: tuple[str, str]) -> tuple[Phone, Phone]:
 def host(app: Flask, table: tuple[str, str]) -> FlaskClient:
     client = app.test_client()
     table_id, secret = table
-    client.get(f"/t/{table_id}/host/login?secret={secret}")
+    host_login(client, table_id, secret)
     return client
 
 
@@ -280,7 +280,7 @@ def test_the_host_runs_a_chess_clock_and_every_screen_shows_each_players_time(
     phone = text_of(bo.get("/seat/panel").get_data(as_text=True))
     assert "Ann 3:55" in phone and "Bo 5:00" in phone
     host = app.test_client()
-    host.get(f"/t/{table_id}/host/login?secret={secret}")
+    host_login(host, table_id, secret)
     words = text_of(host.get(f"/t/{table_id}/host").get_data(as_text=True))
     assert "Turn clock 5 min a player for the game (chess clock)" in words
     host_post(host, table_id, "pause")
@@ -370,8 +370,14 @@ def test_the_demo_sections_keys_are_the_chosen_games_house_rules() -> None:
 
 
 def _own_folders(game: games.Game) -> list[str]:
-    module = game.name.replace("-", "_")
-    return [f"web/games/{module}", f"web/templates/{module}/", f"web/static/{module}/"]
+    """Named after the game's package (``globular``) or its name (``local_cluster``), as in
+    tests/test_layout.py."""
+    modules = {game.rules.rpartition(".")[2], game.name.replace("-", "_")}
+    return [
+        folder
+        for module in sorted(modules)
+        for folder in (f"web/games/{module}", f"web/templates/{module}/", f"web/static/{module}/")
+    ]
 
 
 PRODUCT = "Cluster Companion"

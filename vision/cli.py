@@ -49,6 +49,11 @@ def register(commands: Subcommands) -> None:
         help="the game's record: what its last position shows is expected, and what differs "
         "is listed",
     )
+    scan.add_argument(
+        "--score",
+        action="store_true",
+        help="also print the score of the table in the picture (a game whose reader scores it)",
+    )
     scan.set_defaults(handler=_scan)
     kit = commands.add_parser("print-kit", help="Write a game's printable camera kit (PNG, PDF).")
     kit.add_argument("outdir", type=Path, help="folder to write the sheets into")
@@ -92,6 +97,13 @@ def _scan(args: argparse.Namespace) -> int:
         print(json.dumps(reader.to_json(reading), indent=2))
     else:
         for line in reader.describe(reading, prior=prior):
+            print(line)
+    if args.score:
+        score = getattr(reader, "score_lines", None)
+        if score is None:
+            raise CommandError(f"{_game(args.game).title}'s camera reader cannot score a picture")
+        print()
+        for line in score(reading, prior=prior):
             print(line)
     return 0 if reading.usable else EXIT_UNUSABLE
 

@@ -87,12 +87,18 @@ class Table:
         """An imported game held by the pause that followed its start, never resumed since."""
         self.hold_reason: str | None = None
         """Why the table is held, when the service (not the host) paused it."""
+        self.last_at = at
+        """When its latest log entry was made (not part of the snapshot)."""
 
     # Questions -------------------------------------------------------------------------------
 
     @property
     def paused(self) -> bool:
         return self.held
+
+    def clock_runs(self) -> bool:
+        """Whether a deadline is running down (a playing stage with a clock, not paused)."""
+        return self.stage.playing and not self.held and self.deadline is not None
 
     @property
     def turn(self) -> int:
@@ -153,6 +159,7 @@ class Table:
         turn_before = self.turn
         handler(entry, out)
         self.seq = entry.seq
+        self.last_at = max(self.last_at, entry.at)
         if entry.request_id is not None:
             self.requests[entry.request_id] = entry.data
         if self.session is not None:
@@ -180,6 +187,11 @@ class Table:
             self.session = self.setup.start({})
             self._enter_game_stage(entry.at, out)
 
+    def _on_host_secret(self, entry: LogEntry, out: Applied) -> None:
+        """A new host secret (``companion table host-link``): the old one, and every browser
+        that held it, no longer opens the host controls."""
+        self.host_hash = entry.data["host_hash"]
+
     def _on_reissue(self, entry: LogEntry, out: Applied) -> None:
         self.seats[entry.data["seat"]].token_hash = entry.data["token_hash"]
 
@@ -190,7 +202,9 @@ class Table:
         if self.next_to_choose() is None:
             choices = {n: s.choice for n, s in self.seats.items() if s.choice is not None}
             self.session = self.setup.start(choices)
-            self._enter(Stage.DISCUSSION, entry.at, out)
+            # A discussion first only when the game's first stage has one (R8.1); a
+            # turn-taking game goes straight to its first turn.
+            self._enter_game_stage(entry.at, out)
 
     def _on_start(self, entry: LogEntry, out: Applied) -> None:
         """An imported game starts at once, where its record left off."""
@@ -254,8 +268,9 @@ class Table:
     def _on_correct(self, entry: LogEntry, out: Applied) -> None:
         done = self.require_session().correct(entry.data["text"], entry.data["reason"])
         self._event(out, "correction", entry.at, **done)
-        if self.stage.playing and self.session_stage() is Stage.OVER:
-            # A correction that ends the game (a resignation the host records) ends it here.
+        if self.stage.playing and self.session_stage().kind is StageKind.OVER:
+            # A correction that ends the game (a host stopping it early, a resignation the
+            # host records) ends the table's too.
             self._end_turn_clock(entry.at)
             self._enter(Stage.OVER, entry.at, out)
 
@@ -295,11 +310,23 @@ class Table:
             return
         if not self.stage.playing:
             raise StateError(f"there is no phase to end while the table is {self.stage.title}")
+        stage, acting, turn = self.stage, self.acting(), self.turn
         self._end_turn_clock(at)
         summary = session.resolve(dict(self.submissions))
         kind = summary.pop("kind")
         self.last_summary = {"kind": kind, **summary}
         self._event(out, kind, at, reason=reason, **summary)
+        if (
+            stage.kind is StageKind.TURN
+            and session.stage() == stage
+            and self.acting() == acting
+            and self.turn == turn
+        ):
+            # A move that did not end the turn (a game may take a turn in several moves): the
+            # same seat goes on, on the same clock (a passed deadline ends the turn next).
+            self.ready = set()
+            self.submissions = {}
+            return
         self._enter_game_stage(at, out)
 
     def _enter_game_stage(self, at: float, out: Applied) -> None:
@@ -348,7 +375,10 @@ class Table:
             if self.turn_clock.mode == "turn":
                 return float(self.turn_clock.seconds)
             if self.turn_clock.mode == "player" and seat is not None:
-                return self.banks.setdefault(seat, float(self.turn_clock.seconds))
+                left = self.banks.setdefault(seat, float(self.turn_clock.seconds))
+                # A seat whose chess clock has run out: the game had its say at the deadline
+                # (a loss, or in a game without a pass the turn stays); no clock runs again.
+                return left if left > 0 else None
         seconds = self.require_session().durations().get(stage)
         return None if seconds is None else float(seconds)
 

@@ -80,6 +80,10 @@ class GamePages(Protocol):
     empty: the game takes no corrections (its host may still undo)."""
     demo_options: Mapping[str, Any]
     """House rules for ``companion serve --demo`` (a short game), under ``[demo]``'s."""
+    table_turns: bool
+    """A turn-taking game whose table screen may build and play the acting seat's turn
+    (``/t/<id>/turn/preview`` and ``/t/<id>/turn/move``): like the panels' buttons, the table
+    screen is trusted to act for the seat whose turn it is."""
 
     def table_context(self, view: Mapping[str, Any]) -> dict[str, Any]: ...
 
@@ -115,6 +119,7 @@ class BasePages:
     scripts: tuple[str, ...] = ()
     correction_help: tuple[str, ...] = ()
     demo_options: Mapping[str, Any] = MappingProxyType({})
+    table_turns = False
 
     def table_context(self, view: Mapping[str, Any]) -> dict[str, Any]:
         return {}

@@ -88,6 +88,45 @@ def confirm_move(table_id: str) -> Response | BaseResponse:
     return redirect(url_for("table.screen", table_id=table_id))
 
 
+def _acting_turn(table_id: str, data: Mapping[str, Any]) -> tuple[int, str]:
+    """For the table screen's turn builder: the acting seat and the draft, refused unless the
+    game's pages allow it (``table_turns``) and the seat and turn are still the ones the screen
+    drafted for (so a draft never lands in the next player's turn)."""
+    table_or_404(table_id)
+    view = service().view(table_id)
+    if view["play"] != "turns" or not pages_for(view["game_name"]).table_turns:
+        raise PageError(409, "This game's turns are played on the phones, not on this screen.")
+    text = data.get("text")
+    if not isinstance(text, str):
+        raise PageError(400, "Send the draft turn as text in the game's notation.")
+    acting = view["acting"]
+    if acting is None:
+        raise PageError(409, "It is nobody's turn now.")
+    if str(data.get("seat")) != str(acting) or str(data.get("turn")) != str(view["turn"]):
+        raise PageError(
+            409, "The turn has moved on since this draft was made; look at the screen again."
+        )
+    return acting, text
+
+
+@bp.post("/t/<table_id>/turn/preview")
+def turn_preview(table_id: str) -> Response:
+    """What the acting seat's draft turn would do, tried from the table screen
+    (``{"text", "seat", "turn"}``); nothing is stored."""
+    seat, text = _acting_turn(table_id, _payload())
+    return jsonify({"ok": True, **service().preview(table_id, seat, text)})
+
+
+@bp.post("/t/<table_id>/turn/move")
+def turn_move(table_id: str) -> Response | BaseResponse:
+    """The acting seat's turn (or part of it), played from the table screen."""
+    seat, text = _acting_turn(table_id, _payload())
+    stored = service().submit(table_id, seat, text, final=True)
+    if wants_json():
+        return jsonify({"ok": True, "text": stored})
+    return redirect(url_for("table.screen", table_id=table_id))
+
+
 def _payload() -> Mapping[str, Any]:
     if request.is_json:
         data = request.get_json(silent=True)

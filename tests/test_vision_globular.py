@@ -1,0 +1,138 @@
+"""Globular Cluster's camera reader (G8.8): each tile's code, position and tick corner read from
+its sticker, oriented by the MITS's (G2.1), on pictures the reader's own simulator draws; the
+printable stickers; the reader found through the registration; a reading handed to the table
+service, where the drawn tile seen placed becomes the acting seat's pending part."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion import games
+from companion.globular.bots import random_game
+from companion.globular.game import GlobularGame
+from companion.globular.notation import parse_line
+from companion.globular.record import record_json
+from companion.globular.scan import BoardScan, TileReading, compare
+from companion.globular.settings import StackKeeper
+from companion.globular.state import State
+from companion.service import TableService
+from tests.globular_helpers import P, figure_2, new_game, start_actions
+from tests.test_service_globular import mirror, seated
+from vision.globular.kit import CODES, MITS_ID, dictionary, write_kit
+from vision.globular.reader import READER, ExpectationError
+from vision.readers import Quality, Reading, kit_writer_for, reader_for
+
+SIZE = (1280, 960)
+
+
+def played() -> GlobularGame:
+    game = new_game()
+    figure_2(game)
+    start_actions(game, "bl4", "m5 bl")
+    return game
+
+
+def read(state: State, *, seed: int = 1, mistakes: float = 0.0) -> Reading[BoardScan]:
+    frame = READER.simulate(state, random.Random(seed), size=SIZE, mistakes=mistakes)
+    return READER.read(frame, prior=state)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_g8_8_every_tile_is_read_with_its_code_position_and_tick(seed: int) -> None:
+    state = played().state
+    reading = read(state, seed=seed)
+    assert reading.quality is Quality.GOOD
+    assert {t.position: (t.code, t.corner) for t in reading.scan.tiles} == {
+        p: (state.board[p].code, state.board[p].corner) for p in state.board
+    }
+    assert compare(state, reading.scan) == {"discrepancies": [], "missing": []}
+    assert "pennies and pieces are not read: check them by eye" in reading.notes
+
+
+def test_g8_8_a_tile_turned_a_quarter_too_far_is_a_difference_never_applied() -> None:
+    game = played()
+    before = game.state.digest()
+    reading = read(game.state, mistakes=1.0)
+    messages = [d["message"] for d in compare(game.state, reading.scan)["discrepancies"]]
+    assert len(messages) == 1 and "the tick is in the" in messages[0]
+    assert game.state.digest() == before
+
+
+def test_g8_8_without_the_mits_the_board_cannot_be_oriented() -> None:
+    blank = np.full((480, 640, 3), 255, np.uint8)
+    reading = READER.read(blank)
+    assert reading.quality is Quality.UNUSABLE
+    assert reading.notes == (
+        "the MITS's sticker is not in the picture: it orients the board (G2.1)",
+    )
+    assert reading.scan.tiles == ()
+
+
+def test_settled_frames_count_a_reading_only_when_most_agree() -> None:
+    from companion.globular.tiles import Corner
+
+    k7, l6 = P("k7"), P("l6")
+
+    def frame(corner: Corner | None, code: str) -> Reading[BoardScan]:
+        return Reading(BoardScan((TileReading(k7, "bka", corner), TileReading(l6, code))))
+
+    frames = [frame(Corner.TR, "bka"), frame(Corner.TR, "bl2"), frame(Corner.BL, "gr3")]
+    combined = READER.combine(frames)
+    assert combined.scan.tiles == (TileReading(k7, "bka", Corner.TR),)  # l6: no majority
+
+
+def test_the_printed_stickers_are_every_code_twice_and_the_mits_once(tmp_path: Path) -> None:
+    (sheet,) = write_kit(tmp_path)
+    image = cv2.imread(str(sheet))
+    detector = cv2.aruco.ArucoDetector(dictionary(), cv2.aruco.DetectorParameters())
+    _, ids, _ = detector.detectMarkers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    counts = {int(n): list(ids.flatten()).count(n) for n in set(ids.flatten())}
+    assert counts == {n: 1 if n == MITS_ID else 2 for n in CODES}
+    assert image.shape[:2] == (3508, 2480)  # A4 at 300 dpi
+
+
+def test_the_registration_names_the_reader_and_the_kit() -> None:
+    game = games.get("globular-cluster")
+    assert reader_for(game) is READER
+    assert kit_writer_for(game) is write_kit
+
+
+def test_an_expectation_is_the_games_record() -> None:
+    game = random_game(new_game(stack=StackKeeper.COMPANION), random.Random(4), max_turns=6)
+    state = READER.expectation(record=record_json(game).encode())
+    assert state is not None and state.digest() == game.state.digest()
+    assert READER.expectation() is None
+    with pytest.raises(ExpectationError, match=r"--record GAME\.json"):
+        READER.expectation(text="k7 bka")
+
+
+def test_describe_and_json_say_what_was_read_and_what_differs() -> None:
+    state = played().state
+    reading = read(state, mistakes=1.0)
+    lines = READER.describe(reading, prior=state)
+    assert lines[0] == f"{len(state.board)} tiles read"
+    assert sum(line.startswith("differs: ") for line in lines) == 1
+    data = READER.to_json(reading)
+    assert set(BoardScan.from_dict(data["tiles"]).tiles) == set(reading.scan.tiles)
+    assert data["quality"] == "good"
+    annotated = READER.annotate(np.zeros((960, 1280, 3), np.uint8), reading)
+    assert annotated.any()
+
+
+def test_g8_8_the_camera_seeing_the_drawn_tile_placed_enters_it_for_the_seat(
+    service: TableService,
+) -> None:
+    table_id = seated(service)  # seat 1 drew gr2; k5 takes it with the tick bottom-right
+    game = mirror(service, table_id)
+    after = game.preview([parse_line("place k5 br")]).state
+    reading = read(after)
+    result = service.report_scan(table_id, reading.scan)
+    assert (result["moves"], result["entered"]) == (["place k5 br"], "place k5 br")
+    assert result["discrepancies"] == [
+        {"sector": "k5", "message": "k5: the camera sees gr2 where the record has no tile"}
+    ]

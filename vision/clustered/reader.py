@@ -1,0 +1,476 @@
+"""Clustered's camera reader (``camera = "vision.clustered.reader:READER"`` in its
+registration): a frame in, a :class:`~companion.clustered.scan.LayoutScan` out (see
+:mod:`vision.readers`).
+
+With the printed kit every card is read by its marker, with certainty; without markers (a
+commercial deck) the cards are found on the grid the black start card sets and read from their
+symbols (:mod:`vision.clustered.symbols`), each attribute with a margin, unsure ones unknown.
+The table's session (or ``companion scan --record``) tells the reader what to expect: the
+palette (markers are numbered by palette position), the tracked layout (which of the four ways
+a marker-less start card lies), the players' colours for a score.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.clustered import record as records
+from companion.clustered.cards import Card
+from companion.clustered.cells import Cell, reading_order
+from companion.clustered.layout import Layout
+from companion.clustered.scan import CardReading, LayoutScan, compare, score_scan
+from companion.clustered.scoring import FIRST_BONUSES
+from companion.clustered.settings import Settings
+from companion.errors import CompanionError
+from vision.clustered import markers
+from vision.clustered.kit import load_kit
+from vision.clustered.symbols import (
+    Inks,
+    find_starts,
+    grid_from_quad,
+    illuminant,
+    is_paper,
+    read_plain,
+    straighten,
+)
+from vision.readers import Image, Quality, Reading, worst
+
+MIN_MARKER_PX = 16.0
+"""Markers smaller than this in the picture are read unreliably: a still reads more."""
+
+
+class ExpectationError(CompanionError, ValueError):
+    """``companion scan --expect`` text that is not Clustered's."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Expected:
+    """What a picture of a Clustered table should show, and how to score it."""
+
+    settings: Settings = dataclasses.field(default_factory=Settings)
+    layout: Layout | None = None
+    """The tracked layout, when known (a table's session, or a record)."""
+    colours: tuple[str, ...] = ()
+    """The players' colours in seat order, when known."""
+    first: Mapping[str, str | None] = dataclasses.field(default_factory=dict)
+    """First-to-achieve bonuses as the table says who earned them (K7.12)."""
+    record: bytes | None = None
+    """The record, when the prior came from one (compare and score against it)."""
+
+
+def _inks(settings: Settings) -> Inks:
+    kit = load_kit()
+    palette = settings.palette
+    return Inks({c: kit.ink(palette.name(c)) for c in palette.codes}, kit.paper)
+
+
+def _turned(cell: Cell, quarters: int) -> Cell:
+    for _ in range(quarters % 4):
+        cell = Cell(-cell.y, cell.x)
+    return cell
+
+
+def _turn_scan(scan: LayoutScan, quarters: int) -> LayoutScan:
+    def move(r: CardReading) -> CardReading:
+        dx, dy = r.offset
+        for _ in range(quarters % 4):
+            dx, dy = -dy, dx
+        return dataclasses.replace(r, cell=_turned(r.cell, quarters), offset=(dx, dy))
+
+    return LayoutScan(
+        tuple(move(r) for r in scan.cards),
+        tuple(_turned(c, quarters) for c in scan.empty),
+        scan.notes,
+    )
+
+
+def tracked_cards(layout: Layout) -> dict[Card, Cell]:
+    """Each card the layout holds exactly once (not the start card), and its cell."""
+    where: dict[Card, Cell] = {}
+    twice: set[Card] = set()
+    for cell in layout:
+        card = layout[cell]
+        if card.is_start:
+            continue
+        if card in where:
+            twice.add(card)
+        where[card] = cell
+    return {card: cell for card, cell in where.items() if card not in twice}
+
+
+def orient(scan: LayoutScan, layout: Layout | None) -> tuple[LayoutScan, int]:
+    """The scan turned the way that agrees best with the tracked layout (a marker-less start
+    card has no top; a marked one laid turned is put right), and by how many quarters."""
+    if layout is None:
+        return scan, 0
+
+    def agreement(quarters: int) -> int:
+        total = 0
+        for r in scan.cards:
+            card = layout.get(_turned(r.cell, quarters))
+            if card is not None:
+                total += 2 if r.fits(card) else 1
+        return total
+
+    best = max(range(4), key=lambda q: (agreement(q), -q))
+    return (_turn_scan(scan, best), best) if best else (scan, 0)
+
+
+def lined_up(scan: LayoutScan, layout: Layout | None) -> bool:
+    """Whether the scan, laid over the tracked layout, agrees with it. A picture lined up
+    wrong as a whole (the grid a cell off, mirrored, or grown from something that is not the
+    start card) reads most cards as cards the layout does not have there: every reading of
+    such a picture is doubtful, however clear each card was. Without a layout, always."""
+    if layout is None:
+        return True
+    agree = disagree = 0
+    for r in scan.cards:
+        if r.start or r.card is None:
+            continue
+        card = layout.get(r.cell)
+        if card is not None and r.fits(card):
+            agree += 1
+        else:
+            disagree += 1  # a different card, or a card where the layout has none
+    return disagree < 3 or agree >= disagree
+
+
+class ClusteredReader:
+    """Reads every card: by marker with the kit, from its symbols without."""
+
+    def prior(self, session: object) -> Expected | None:
+        core = getattr(session, "core", None)
+        if core is None or not hasattr(core, "layout"):
+            return None
+        return Expected(core.settings, core.layout, tuple(core.colours()))
+
+    # Reading ---------------------------------------------------------------------------------
+
+    def read(self, frame: Image, *, prior: Expected | None = None) -> Reading[LayoutScan]:
+        prior = prior or Expected()
+        kit = load_kit()
+        palette = prior.settings.palette
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        found = markers.detect(gray)
+        seen, notes = markers.seen_cards(kit, found, palette)
+        starts = [s for s in seen if s.card.is_start]
+        cards = [s for s in seen if not s.card.is_start]
+        start_grid = self._start_grid(frame, seen, starts)
+        if start_grid is not None and (starts or len(cards) >= 3):
+            scan, quality, more, px = self._by_markers(frame, seen, start_grid, prior)
+        else:
+            scan, quality, more, px = self._by_symbols(frame, prior)
+        scan, quarters = orient(scan, prior.layout)
+        if not lined_up(scan, prior.layout):
+            note = (
+                "the cards read do not match the table's layout wherever the picture is laid "
+                "over it (the start card hidden or misread?): nothing is taken from this picture"
+            )
+            return Reading(LayoutScan((), notes=(note,)), Quality.UNUSABLE, (note,), px)
+        if quarters:
+            more.append(
+                "the start card lies turned: its arrow points to the top of the big "
+                "screen's view (K2.2); read as the record has it"
+            )
+        scan = dataclasses.replace(scan, notes=(*scan.notes, *notes, *more))
+        return Reading(scan, quality, scan.notes, px)
+
+    def _start_grid(
+        self, frame: Image, seen: list[markers.Seen], starts: list[markers.Seen]
+    ) -> tuple[markers.Grid, list[tuple[Cell, Any]], list[str]] | None:
+        """The first grid: from the start card's marker, or (its marker covered or too
+        small) from the black start card's outline when the cards' markers were read."""
+        kit = load_kit()
+        if starts:
+            ordered, notes = markers.order_starts(kit, starts)
+            grid, anchors = markers.start_anchors(kit, ordered)
+            return grid, anchors, notes
+        quads = find_starts(frame)
+        if not quads or len(seen) < 3:
+            return None
+        pitch = kit.card_side + markers.NOMINAL_GAP
+        grid = markers.Grid(grid_from_quad(quads[0], kit.card_side, pitch))
+        note = "the start card's marker was not read: the grid follows its black square"
+        return grid, [(Cell(0, 0), quads[0].mean(axis=0))], [note]
+
+    def _by_markers(
+        self,
+        frame: Image,
+        seen: list[markers.Seen],
+        start: tuple[markers.Grid, list[tuple[Cell, Any]], list[str]],
+        prior: Expected,
+    ) -> tuple[LayoutScan, Quality, list[str], float | None]:
+        kit = load_kit()
+        first, anchors, notes = start
+        starts = anchors
+        cards = [s for s in seen if not s.card.is_start]
+        grid, cells = markers.fit_grid(cards, first, anchors)
+        if prior.layout is not None:
+            grid, cells = markers.fit_to_layout(cards, grid, cells, tracked_cards(prior.layout))
+        offsets = markers.offsets(grid, cards, cells)
+        readings: dict[Cell, CardReading] = {}
+        clashes: set[Cell] = set()
+        for cell in [Cell(0, 0)] + ([Cell(7, 0)] if len(starts) > 1 else []):
+            readings[cell] = CardReading(cell, Card(None), 1.0, "marker", start=True)
+        for index, card in enumerate(cards):
+            cell = cells[index]
+            if cell in readings:
+                clashes.add(cell)
+                continue
+            readings[cell] = CardReading(
+                cell,
+                card.card,
+                0.99,
+                "marker",
+                colour=card.card.colour,
+                shape=card.card.shape,
+                fill=card.card.fill,
+                number=card.card.number,
+                wild=card.card.is_wild,
+                offset=offsets[index],
+            )
+        for cell in clashes:  # two markers in one cell: neither can be trusted
+            readings[cell] = CardReading(cell, None, 0.0, "marker")
+            notes.append(f"two cards seem to lie in {cell.text()}: put them right")
+        empty, hidden = self._empty_cells(frame, grid, readings, prior)
+        for cell in hidden:
+            readings[cell] = CardReading(cell, None, 0.0, "marker")
+        side_px = float(np.median([s.marker.side_px for s in seen]))
+        px_per_mm = side_px / kit.marker_side
+        quality = Quality.GOOD
+        if side_px < MIN_MARKER_PX:
+            quality = Quality.COARSE
+            notes.append(
+                f"the markers are {side_px:.0f} pixels across; from {MIN_MARKER_PX:.0f} up every "
+                "one is read: a full-resolution still (or the camera closer) reads more"
+            )
+        return LayoutScan(tuple(readings.values()), tuple(empty)), quality, notes, px_per_mm
+
+    def _empty_cells(
+        self,
+        frame: Image,
+        grid: markers.Grid,
+        readings: Mapping[Cell, CardReading],
+        prior: Expected,
+    ) -> tuple[list[Cell], list[Cell]]:
+        """Cells beside the cards, and the tracked ones without a marker: empty (table shows)
+        or holding a card whose marker could not be read (paper shows)."""
+        light = illuminant(frame)
+        to_image = grid.to_image
+        height, width = frame.shape[:2]
+        todo = {n for c in readings for n in c.neighbours() if n not in readings}
+        if prior.layout is not None:
+            todo |= {c for c in prior.layout if c not in readings}
+        empty, hidden = [], []
+        for cell in sorted(todo, key=reading_order):
+            centre = markers.Grid(to_image).image_of(np.array([[cell.x, cell.y]], np.float64))[0]
+            if not (0 <= centre[0] < width and 0 <= centre[1] < height):
+                continue
+            patch = straighten(frame, to_image, (float(cell.x), float(cell.y)), 0.6, 32)
+            paper = float(is_paper(patch, light).mean())
+            if paper < 0.1:
+                empty.append(cell)
+            elif paper > 0.5:
+                hidden.append(cell)
+        return empty, hidden
+
+    def _by_symbols(
+        self, frame: Image, prior: Expected
+    ) -> tuple[LayoutScan, Quality, list[str], float | None]:
+        kit = load_kit()
+        readings, empty, notes, grid = read_plain(
+            frame, card_side=kit.card_side, inks=_inks(prior.settings)
+        )
+        if grid is None:
+            return LayoutScan(()), Quality.UNUSABLE, notes, None
+        quality = (
+            Quality.COARSE if any("full-resolution still" in n for n in notes) else (Quality.GOOD)
+        )
+        cell_px = float(
+            np.linalg.norm(
+                markers.Grid(grid).image_of(np.array([[1.0, 0.0], [0.0, 0.0]]))[0]
+                - markers.Grid(grid).image_of(np.array([[0.0, 0.0]]))[0]
+            )
+        )
+        return (
+            LayoutScan(tuple(readings), tuple(empty)),
+            quality,
+            notes,
+            cell_px / (kit.card_side + markers.NOMINAL_GAP),
+        )
+
+    def combine(
+        self, readings: Sequence[Reading[LayoutScan]], *, prior: Expected | None = None
+    ) -> Reading[LayoutScan]:
+        """A card counts only when most frames agree on it; a cell most frames saw empty is
+        empty; the worst quality and every note carry over."""
+        if not readings:
+            return Reading(LayoutScan(()), Quality.UNUSABLE, ("no frames",))
+        if len(readings) == 1:
+            return readings[0]
+        half = len(readings) / 2
+        cells: dict[Cell, Counter[str]] = {}
+        kept: dict[tuple[Cell, str], CardReading] = {}
+        for reading in readings:
+            for card in reading.scan.cards:
+                key = card.words() if card.card is not None or card.start else "?"
+                cells.setdefault(card.cell, Counter())[key] += 1
+                kept.setdefault((card.cell, key), card)
+        out = []
+        for cell, votes in cells.items():
+            key, count = votes.most_common(1)[0]
+            if count > half and key != "?":
+                out.append(kept[(cell, key)])
+            elif sum(votes.values()) > half:
+                out.append(CardReading(cell, None, 0.0, kept[(cell, key)].source))
+        empties = Counter(c for r in readings for c in r.scan.empty)
+        empty = tuple(c for c, n in empties.items() if n > half and c not in cells)
+        notes = tuple(dict.fromkeys(n for r in readings for n in r.notes))
+        scan = LayoutScan(tuple(out), empty, notes)
+        return Reading(scan, worst([r.quality for r in readings]), notes, readings[0].px_per_mm)
+
+    # Words ------------------------------------------------------------------------------------
+
+    def describe(self, reading: Reading[LayoutScan], *, prior: Expected | None = None) -> list[str]:
+        scan = reading.scan
+        known = [r for r in scan.cards if r.card is not None and not r.start]
+        unknown = [r for r in scan.cards if r.card is None and not r.start]
+        by_marker = sum(1 for r in known if r.source == "marker")
+        lines = [
+            f"{len(known) + len(unknown)} cards seen: {len(known)} read "
+            f"({by_marker} by marker, {len(known) - by_marker} from their symbols), "
+            f"{len(unknown)} unknown; quality {reading.quality.value}."
+        ]
+        for r in sorted(scan.cards, key=lambda r: reading_order(r.cell)):
+            if r.start:
+                continue
+            said = r.words() if r.card is None else r.card.text()
+            lines.append(
+                f"  {r.cell.text():>7}  {said}" + ("" if r.aligned else "  (not straight)")
+            )
+        lines += [f"Note: {n}" for n in reading.notes]
+        if prior is not None and prior.record is not None:
+            game = records.load(prior.record)
+            compared = compare(scan, game)
+            lines.append("Against the record:")
+            lines += [f"  {d['message']}" for d in compared["discrepancies"]] or ["  no difference"]
+            if compared["moves"]:
+                lines.append("  the new card can be: " + "; ".join(compared["moves"]))
+        return lines
+
+    def score_lines(
+        self, reading: Reading[LayoutScan], *, prior: Expected | None = None
+    ) -> list[str]:
+        """``companion scan --score``: the score of the table in the picture (K7.12)."""
+        prior = prior or Expected()
+        scan = reading.scan
+        colours = prior.colours or tuple(
+            sorted(
+                {r.colour for r in scan.cards if r.colour}, key=prior.settings.palette.codes.index
+            )
+        )
+        first = dict(prior.first) if prior.settings.first_bonuses else None
+        sheet, unknown = score_scan(
+            scan, colours, first=first, largest_bonuses=prior.settings.largest_bonuses
+        )
+        names = {c: prior.settings.palette.name(c).capitalize() for c in colours}
+        lines = ["Score of the table in the picture (K7.12):", *sheet.lines(names)]
+        if prior.settings.first_bonuses:
+            for bonus in FIRST_BONUSES:
+                if bonus not in prior.first:
+                    lines.append(
+                        f"The {bonus} bonus was not entered: ask the table who earned it "
+                        f"(--expect '{bonus}=COLOUR' or '{bonus}=nobody')."
+                    )
+        if unknown:
+            cells = ", ".join(c.text() for c in unknown)
+            lines.append(
+                f"{len(unknown)} card(s) could not be read ({cells}): the score leaves them out."
+            )
+        return lines
+
+    def to_json(self, reading: Reading[LayoutScan]) -> dict[str, Any]:
+        return {
+            **reading.scan.to_dict(),
+            "quality": reading.quality.value,
+            "notes": list(reading.notes),
+        }
+
+    def annotate(self, frame: Image, reading: Reading[LayoutScan]) -> Image:
+        out: Image = frame.copy()
+        cv2.putText(
+            out,
+            f"{len(reading.scan.cards)} cards, {reading.quality.value}",
+            (20, 40),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            1.2,
+            (0, 0, 255),
+            2,
+        )
+        return out
+
+    # Priors from the command line --------------------------------------------------------------
+
+    def expectation(
+        self, *, text: str | None = None, record: bytes | None = None
+    ) -> Expected | None:
+        """``--record GAME.json``: its settings, seats and layout; ``--expect TEXT``: settings
+        (``largest_bonuses=on``, ``palette=...``), the players' colours (``colours=B,O``) and who
+        earned the first-to-achieve bonuses (``first-line=B first-rectangle=nobody``)."""
+        if text is None and record is None:
+            return None
+        settings: Settings = Settings()
+        layout: Layout | None = None
+        colours: tuple[str, ...] = ()
+        first: dict[str, str | None] = {}
+        if record is not None:
+            game = records.load(record)
+            settings, layout, colours = game.settings, game.layout, tuple(game.colours())
+        if text:
+            values: dict[str, str] = {}
+            for item in re.split(r"\s+(?=[\w-]+=)", text.strip()):
+                name, sep, value = item.partition("=")
+                if not sep:
+                    raise ExpectationError(f"--expect: {item!r} is not NAME=VALUE")
+                values[name.strip().lower()] = value.strip()
+            for bonus in FIRST_BONUSES:
+                if bonus in values:
+                    said = values.pop(bonus)
+                    first[bonus] = None if said.lower() == "nobody" else settings.palette.code(said)
+            if "colours" in values:
+                colours = tuple(
+                    settings.palette.code(c)
+                    for c in re.split(r"[,\s]+", values.pop("colours"))
+                    if c
+                )
+            try:
+                settings = settings.changed(**values)
+            except (CompanionError, TypeError) as err:
+                raise ExpectationError(f"--expect: {err}") from None
+            if first and not settings.first_bonuses:
+                settings = settings.changed(first_bonuses=True)
+        return Expected(settings, layout, colours, first, record)
+
+    def simulate(
+        self, prior: Expected, rng: random.Random, *, size: tuple[int, int], mistakes: float
+    ) -> Image:
+        from vision.clustered.synthetic import Conditions, render
+
+        layout = prior.layout or Layout.starting(prior.settings.start_cells(1))
+        if mistakes and rng.random() < mistakes and len(layout) > 1:
+            cell = rng.choice([c for c, k in layout.items() if not k.is_start])
+            layout = layout.removed(cell)  # a card taken away: the table screen lists it
+        conditions = Conditions.random(rng, width=size[0], height=size[1])
+        return render(layout, prior.settings.palette, conditions).image
+
+
+READER = ClusteredReader()
+"""The registration's ``camera``."""

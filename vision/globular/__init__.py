@@ -1,0 +1,1 @@
+"""Globular Cluster's camera reader and printable stickers (G8.8)."""
