@@ -33,14 +33,18 @@ from companion.commands import (
 from companion.errors import CompanionError
 from companion.records import MAX_RECORD_BYTES, game_name
 from companion.service.clock import SystemClock
-from companion.service.service import MAX_NAME, TableService
+from companion.service.service import MAX_NAME, TableService, hash_secret
 from companion.service.session import Stage
 from companion.service.storage import (
     DEFAULT_PATH,
     ENVIRONMENT_VARIABLE,
+    DatabaseInUse,
     Storage,
     StorageError,
     default_path,
+    host_link_state,
+    leave_host_link,
+    take_back_host_link,
     writer_lock,
 )
 from companion.terminal import plural, wrap
@@ -61,7 +65,8 @@ command), else ${ENVIRONMENT_VARIABLE}, else ./{DEFAULT_PATH}.
   companion table create NAME [--game NAME] [--players N] [--seed S] [house rules...]
   companion table list
   companion table export TABLE_ID [OUT.json | -] [--force]
-  companion table import RECORD.json [--name NAME]"""
+  companion table import RECORD.json [--name NAME]
+  companion table host-link TABLE_ID"""
 
 
 def add_table_commands(commands: Subcommands) -> None:
@@ -107,6 +112,12 @@ def add_table_commands(commands: Subcommands) -> None:
     )
     import_.add_argument("record", metavar="RECORD.json", type=Path)
     import_.add_argument("--name", help="the table's name (default: the file's name)")
+    host_link = table_command(
+        "host-link",
+        _cmd_host_link,
+        "Make a new host link (and host secret) for a table; the old ones stop working.",
+    )
+    host_link.add_argument("table_id", metavar="TABLE_ID")
 
 
 def _db_option(parser: argparse.ArgumentParser) -> None:
@@ -129,23 +140,31 @@ def _db_path(args: argparse.Namespace) -> Path:
 
 
 @contextlib.contextmanager
-def _tables(path: Path, *, writer: bool = False) -> Iterator[TableService]:
-    """The table service on the database at ``path`` (created if missing), closed afterwards.
+def _tables(path: Path, *, writer: bool) -> Iterator[TableService]:
+    """The table service on the database at ``path``, closed afterwards.
 
-    It keeps the wall clock but starts no timer thread: opening it ends every stage whose
-    deadline has passed, which is all the time-keeping a one-shot command needs. A ``writer``
-    holds the database's writer lock, so it is refused while a server runs on it.
+    A ``writer`` holds the database's writer lock (so it is refused while a server runs on
+    it), creates the database if missing, and records an outage only on the table it touches.
+    A reader opens it read-only: it writes nothing, not even a passed deadline, so any number
+    of readers may run beside the server without changing what it serves (docs/architecture.md,
+    "Readers"). Neither starts a timer thread.
     """
     if writer:
-        with writer_lock(path), _tables(path) as service:
+        with writer_lock(path), _open_tables(path, read_only=False) as service:
             yield service
-        return
+    else:
+        with _open_tables(path, read_only=True) as service:
+            yield service
+
+
+@contextlib.contextmanager
+def _open_tables(path: Path, *, read_only: bool) -> Iterator[TableService]:
     try:
-        storage = Storage(path)
+        storage = Storage(path, read_only=read_only)
     except OSError as err:
         raise CommandError(f"{path}: cannot open the database: {err.strerror or err}") from None
     try:
-        service = TableService(storage, clock=SystemClock())
+        service = TableService(storage, clock=SystemClock(), recover=False)
     except StorageError:
         storage.close()
         raise
@@ -363,7 +382,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
     if not path.exists():  # a look needs no database: do not create one
         _out(f"No tables: {path} does not exist yet ('companion table create NAME' makes it).")
         return EXIT_OK
-    with _tables(path) as service:
+    with _tables(path, writer=False) as service:
         views = [service.view(table_id) for table_id in service.table_ids()]
     if not views:
         _out(f"No tables in {path} yet ('companion table create NAME' makes one).")
@@ -410,7 +429,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     path = _db_path(args)
     if not path.exists():
         raise CommandError(f"there is no table {table_id!r}: {path} does not exist yet")
-    with _tables(path) as service:
+    with _tables(path, writer=False) as service:
         _require_table(service, table_id, path)
         view = service.view(table_id)
         if view["stage"] == Stage.LOBBY.value:
@@ -491,3 +510,76 @@ def _cmd_import(args: argparse.Namespace) -> int:
         wrap(where, indent=0, hanging=0),
     )
     return EXIT_OK
+
+
+# host-link ---------------------------------------------------------------------------------
+
+HOST_LINK_WAIT = 10.0
+"""Seconds to wait for a running server to take a new host link."""
+
+
+def _cmd_host_link(args: argparse.Namespace) -> int:
+    """A new host secret and a one-time host link for a table, for a host who lost theirs.
+
+    With no server running, this command writes them itself. Beside a running server (which
+    holds the writer lock) it leaves them in the database for the server, which applies them
+    within a second; the log is only ever written by the server."""
+    table_id: str = args.table_id
+    path = _db_path(args)
+    if not path.exists():
+        raise CommandError(f"there is no table {table_id!r}: {path} does not exist yet")
+    try:
+        with _tables(path, writer=True) as service:
+            _require_table(service, table_id, path)
+            secret = service.new_host_secret(table_id)
+            code = service.make_host_link(table_id)
+            url = service.storage.server_url()
+            name = service.view(table_id)["name"]
+    except DatabaseInUse:
+        with _tables(path, writer=False) as reader:
+            _require_table(reader, table_id, path)
+            url = reader.storage.server_url()
+            name = reader.view(table_id)["name"]
+        secret, code = secrets.token_urlsafe(16), secrets.token_urlsafe(16)
+        _through_the_server(path, table_id, hash_secret(code), hash_secret(secret))
+    base = (url or "http://<the server's address>").rstrip("/")
+    _out(
+        f"New host link for table {table_id} ({name}): the old host link and host secret no "
+        "longer open its host controls, on any device.",
+        "",
+        f"  Host link    {base}/t/{table_id}/host/link/{code}",
+        wrap(
+            "Open it on the host's phone or laptop: it opens the host controls there, once, "
+            "within a day. It holds no secret that lasts: once used it is void.",
+            indent=15,
+            hanging=0,
+        ),
+        f"  Host secret  {secret}",
+        wrap(
+            f"For another device: type it at {base}/t/{table_id}/host/login. Keep it private; "
+            "only a hash of it is stored, so it cannot be shown again.",
+            indent=15,
+            hanging=0,
+        ),
+    )
+    return EXIT_OK
+
+
+def _through_the_server(path: Path, table_id: str, code_hash: str, host_hash: str) -> None:
+    """Leave the link for the running server and wait until it has applied it."""
+    import time
+
+    leave_host_link(path, table_id, code_hash, host_hash, time.time())
+    deadline = time.monotonic() + HOST_LINK_WAIT
+    while time.monotonic() < deadline:
+        state = host_link_state(path, code_hash)
+        if state == 1:
+            return
+        if state == -1:
+            raise CommandError(f"the running server refused the new host link for {table_id}")
+        time.sleep(0.2)
+    if take_back_host_link(path, code_hash):
+        raise CommandError(
+            f"the server running {path} did not take the new host link within "
+            f"{HOST_LINK_WAIT:.0f} s; the old link still works. Is it running this version?"
+        )

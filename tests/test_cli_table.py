@@ -59,7 +59,14 @@ def create(run: Runner, db: Path, *options: str) -> str:
 
 
 def service(db: Path) -> TableService:
-    return TableService(Storage(db))
+    """The service as a one-shot command opens it: an outage is recorded only on the tables
+    it touches."""
+    return TableService(Storage(db), recover=False)
+
+
+def reader(db: Path) -> TableService:
+    """The service as ``table list`` and ``table export`` open it: read-only."""
+    return TableService(Storage(db, read_only=True))
 
 
 def start(db: Path, table_id: str, turns: int = 0) -> None:
@@ -272,6 +279,7 @@ def test_list_shows_stage_turn_seats_pause_and_clock(run: Runner, db: Path) -> N
     start(db, playing, turns=1)
     with service(db) as tables:
         tables.join(lobby, 2, "Early bird")
+    with reader(db) as tables:
         record = _export(tables, playing)
     paused = created(run("table", "--db", db, "import", record))[0]
     result = run("table", "--db", db, "list")

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 from flask import Flask
-from web_helpers import Phone, csrf_of, make_app, refused
+from web_helpers import Phone, csrf_of, host_login, make_app, refused
 
 from companion.cluster_peg.position import Position
 from companion.service import TableService
@@ -139,7 +139,7 @@ def test_a_draw_offer_and_a_swap_are_said_on_the_screens(app, service):
 def test_the_host_page_offers_cluster_with_its_house_rules_in_words(app, service):
     table_id, secret = service.create_table("Pegs", 2, game="cluster")
     client = app.test_client()
-    client.get(f"/t/{table_id}/host/login?secret={secret}")
+    assert host_login(client, table_id, secret).status_code == 200
     page = client.get(f"/t/{table_id}/host").get_data(as_text=True)
     assert '<option value="cluster"' in page
     words = text_of(page)

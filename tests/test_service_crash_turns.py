@@ -86,9 +86,12 @@ for game in range(GAMES):
         before = seq
         clock.advance(STEP)
         if seat in table.submissions:  # a pending move: replace it, or press done
-            if plan < 0.3:
+            # A move that changes nothing is not sent: the service stores an unchanged one once
+            # (issue 12), so only a re-sent request may be answered without a new entry.
+            other = [c for c in free if c != table.submissions[seat]]
+            if plan < 0.3 and other:
                 rid = f"{game}:{seq}:pending"
-                acked(before, tid, rid, service.submit(tid, seat, r.choice(free), request_id=rid))
+                acked(before, tid, rid, service.submit(tid, seat, r.choice(other), request_id=rid))
             else:
                 rid = f"{game}:{seq}:done"
                 service.set_ready(tid, seat, request_id=rid)

@@ -733,6 +733,8 @@ def test_a_voided_build_plan_does_not_stop_the_service_from_starting(db, clock):
             return
     clock.advance(BUILD + 1)
     storage = Storage(db)
+    storage.beat(clock.now())  # it was running past the deadline, then died before ending it
+    clock.advance(60)
     try:
         again = TableService(storage, clock=clock)
         assert stage(again, table_id) == ("discussion", 3)
@@ -887,30 +889,54 @@ def test_restart_keeps_pending_orders_ready_flags_and_pause(db, clock):
         assert units(again, table_id)["S2"] == "red destroyer"
 
 
-def test_restart_applies_deadlines_that_passed_while_down_at_their_own_times(db, clock):
+def test_an_outage_resolves_nothing_and_the_phase_keeps_the_time_it_had_left(db, clock):
+    """Issue 11: a server down for longer than every clock comes back in the phase it was in,
+    paused with the time it had left and the outage as the reason; the host resumes it."""
     with open_service(db, clock) as service:
         table_id = new_table(service)
         start = clock.now()
-        service.set_ready(table_id, 1)  # a ready does not survive into the next phase
+        service.set_ready(table_id, 1)
+        clock.advance(40)
+        service.set_ready(table_id, 1, False)  # the last sign of life: 40 s into the discussion
         log = len(service.storage.entries(table_id))
-    clock.advance(2 * (DISCUSSION + COMMAND) + 60)
+    clock.advance(25 * 60)  # the power cut
     with open_service(db, clock) as again:
-        ended = again.storage.entries(table_id)[log:]
-        assert [(e.kind, e.data["reason"]) for e in ended] == [("end", "deadline")] * 4
-        assert [e.at for e in ended] == [
-            start + DISCUSSION,
-            start + DISCUSSION + COMMAND,
-            start + 2 * DISCUSSION + COMMAND,
-            start + 2 * (DISCUSSION + COMMAND),
-        ]
+        (paused,) = again.storage.entries(table_id)[log:]
+        assert (paused.kind, paused.at) == ("pause", start + 40)
+        assert paused.data["outage"] == {"from": start + 40, "to": start + 40 + 25 * 60}
+        assert "the server was not running from " in paused.data["reason"]
+        assert "(25 min 0 s)" in paused.data["reason"]
         view = again.view(table_id)
-        assert (view["stage"], view["turn"]) == ("build", 2)
-        assert view["deadline"] == start + 2 * (DISCUSSION + COMMAND) + BUILD
-        assert view["remaining"] == BUILD - 60
-        export = again.export(table_id)
-        assert len(GameRecord.from_json(export).replay().steps) == 2
+        assert (view["stage"], view["turn"], view["paused"]) == ("discussion", 1, True)
+        assert view["remaining"] == DISCUSSION - 40
+        assert view["hold_reason"] == paused.data["reason"]
+        again.resume(table_id)
+        assert again.view(table_id)["deadline"] == clock.now() + DISCUSSION - 40
     with open_service(db, clock) as third:
-        assert third.view(table_id) == view
+        assert third.view(table_id)["remaining"] == DISCUSSION - 40  # no second outage: no gap
+
+
+def test_deadlines_passed_while_the_server_ran_end_at_their_own_times_after_a_restart(db, clock):
+    """A server that was still running at a deadline (its heartbeat says so) but died before
+    ending the phase: the restart ends it at its own deadline, then stops the next clock at
+    the last heartbeat."""
+    with open_service(db, clock) as service:
+        table_id = new_table(service)
+        start = clock.now()
+        log = len(service.storage.entries(table_id))
+        service.storage.beat(start + DISCUSSION + 10)
+    clock.advance(3600)
+    with open_service(db, clock) as again:
+        ended, paused = again.storage.entries(table_id)[log:]
+        assert (ended.kind, ended.at, ended.data) == (
+            "end",
+            start + DISCUSSION,
+            {"reason": "deadline"},
+        )
+        assert (paused.kind, paused.at) == ("pause", start + DISCUSSION + 10)
+        view = again.view(table_id)
+        assert (view["stage"], view["turn"], view["paused"]) == ("command", 1, True)
+        assert view["remaining"] == COMMAND - 10
 
 
 def test_snapshots_are_written_at_each_new_turn(service, clock, table):

@@ -18,7 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from panel_support import lobby_table, started_table, wait_for
-from web_helpers import csrf_of, make_app
+from web_helpers import csrf_of, host_login, make_app
 
 from companion.errors import StateError
 from companion.service import TableService
@@ -145,7 +145,7 @@ def host_client(app: Flask, service: TableService, name: str) -> tuple[FlaskClie
     """A table and a client holding its host controls."""
     table_id, secret = service.create_table(name, 2)
     client = app.test_client()
-    assert client.get(f"/t/{table_id}/host/login?secret={secret}").status_code == 200
+    assert host_login(client, table_id, secret).status_code == 200
     return client, table_id
 
 

@@ -1,5 +1,6 @@
-"""Smoke test of the web benchmark: the quick mode runs a real server with its live streams
-and reports; no timing is asserted (see docs/benchmarks.md for the figures)."""
+"""Smoke test of the web benchmark: the quick mode drives a real ``companion serve`` with its
+live streams, in both series, and reports; no timing is asserted (see docs/benchmarks.md for
+the figures)."""
 
 from __future__ import annotations
 
@@ -10,13 +11,18 @@ from pathlib import Path
 from benchmarks.web import format_report, main, run
 
 
-def test_quick_run_reports_the_submission_latency(tmp_path: Path) -> None:
+def test_quick_run_reports_both_series(tmp_path: Path) -> None:
     results = run(quick=True, folder=tmp_path)
     assert results["suite"] == "web" and results["quick"] is True
-    assert results["seats"] == 8 and results["streams"] == {"seats": 8, "table": 20}
-    assert 0 < results["latency_p50_ms"] <= results["latency_p99_ms"] <= results["latency_max_ms"]
+    seats, crowd = results["series"]["seats"], results["series"]["crowd"]
+    for series in (seats, crowd):
+        assert series["unanswered"] == 0 and series["answered"] == series["submissions"] == 24
+        assert 0 < series["latency_p50_ms"] <= series["latency_p99_ms"] <= series["latency_max_ms"]
+    assert seats["streams_open"] == 8
+    assert crowd["streams_asked"] == 208 and crowd["streams_open"] == 36
     assert isinstance(results["targets"]["p99_ms"]["passed"], bool)
-    assert "p99 < 50 ms" in format_report(results)
+    report = format_report(results)
+    assert "p99 < 50 ms and 0 unanswered in both" in report and "series crowd" in report
     json.dumps(results)
     assert list(tmp_path.iterdir()) == [], "the temporary database is removed"
 
@@ -24,4 +30,4 @@ def test_quick_run_reports_the_submission_latency(tmp_path: Path) -> None:
 def test_main_prints_text() -> None:
     out = io.StringIO()
     assert main(["--quick"], out=out) == 0
-    assert "order submissions over HTTP" in out.getvalue()
+    assert "order submissions to a real 'companion serve' over HTTP" in out.getvalue()

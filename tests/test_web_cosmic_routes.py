@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from test_web_routes import Phone, _first_message, refused, state
-from web_helpers import make_app
+from web_helpers import host_login, make_app
 
 from companion.cosmic.afnotation import parse_plain_af
 from companion.cosmic.diplomacy.geography import UnitType
@@ -548,7 +548,7 @@ def test_c5_3_an_army_aboard_is_disbanded_through_the_winter_form(
 def host(app: Flask, service: TableService) -> tuple[FlaskClient, str]:
     table_id, secret = service.create_table("Stars", 3, seed=4, game="cosmic-cluster")
     client = app.test_client()
-    client.get(f"/t/{table_id}/host/login?secret={secret}")
+    host_login(client, table_id, secret)
     return client, table_id
 
 

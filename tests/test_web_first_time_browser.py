@@ -253,7 +253,11 @@ def test_the_table_screen_and_the_phone_have_a_key_for_diamonds_and_unit_letters
 def test_the_host_page_says_the_house_rules_in_words(browser: Any, tmp_path: Path) -> None:
     with table(tmp_path, advance_claims_empty=False) as site:
         host = page(browser, TV)
-        host.goto(f"{site.base}/t/{site.table_id}/host/login?secret={site.secret}")
+        host.goto(f"{site.base}/t/{site.table_id}/host/login")  # the secret is typed, not in a URL
+        host.fill('input[name="secret"]', site.secret)
+        host.press('input[name="secret"]', "Enter")
+        host.wait_for_load_state()
+        host.goto(f"{site.base}/t/{site.table_id}/host")
         host.wait_for_selector("dl.rules")
         rules = host.locator("dl.rules").inner_text()
         assert "An advance into an empty sector claims it\nno" in rules

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from web_helpers import csrf_of, make_app, new_table
+from web_helpers import csrf_of, host_login, make_app, new_table
 
 from companion.service import FakeClock, Storage, TableService
 
@@ -40,7 +40,7 @@ def imported(service: TableService) -> tuple[str, str]:
 
 def host_of(app: Flask, table_id: str, secret: str) -> FlaskClient:
     client = app.test_client()
-    assert client.get(f"/t/{table_id}/host/login?secret={secret}").status_code == 200
+    assert host_login(client, table_id, secret).status_code == 200
     return client
 
 

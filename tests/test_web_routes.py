@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from web_helpers import Phone, csrf_of, join_link, make_app, new_table, refused
+from web_helpers import Phone, csrf_of, host_login, join_link, make_app, new_table, refused
 
 from companion.service import FakeClock, TableService
 from web.errors import CSRF_MESSAGE, RATE_MESSAGE
@@ -356,7 +356,7 @@ def host(app: Flask, service: TableService) -> tuple[FlaskClient, str]:
     service.choose(table_id, 2, {"colour": "blue", "home": "S10"})
     service.choose(table_id, 1, {"colour": "red", "home": "S21"})
     client = app.test_client()
-    answer = client.get(f"/t/{table_id}/host/login?secret={secret}")
+    answer = host_login(client, table_id, secret)
     assert answer.status_code == 200
     return client, table_id
 
@@ -369,9 +369,7 @@ def _host_post(client: FlaskClient, table_id: str, action: str, **data: str) -> 
 def test_the_host_controls_need_the_host_secret(app: Flask, table_id: str, unchanged: None) -> None:
     client = app.test_client()
     refused(client.get(f"/t/{table_id}/host"), 403, "need the table's host secret")
-    refused(
-        client.get(f"/t/{table_id}/host/login?secret=wrong"), 403, "not this table's host secret"
-    )
+    refused(host_login(client, table_id, "wrong"), 403, "not this table's host secret")
     refused(client.get(f"/t/{table_id}/host/export"), 403, "need the table's host secret")
 
 
@@ -439,7 +437,7 @@ def test_a_reissued_link_moves_the_seat_to_a_new_phone(app: Flask, service: Tabl
     table_id, secret = new_table(service)
     old = Phone(app, table_id).join(1, "Ann")
     host = app.test_client()
-    host.get(f"/t/{table_id}/host/login?secret={secret}")
+    host_login(host, table_id, secret)
     page = _host_post(host, table_id, "reissue", seat="1").get_data(as_text=True)
     link = page.split('class="rejoin-link" href="')[1].split('"')[0]
     new = app.test_client()
@@ -625,7 +623,7 @@ def test_the_host_creates_a_new_table_with_house_rules(
         "retreat_seconds": 30,
     }
     assert client.get(f"/t/{new_id}/host").status_code == 200  # this host holds it
-    assert "/host/login?secret=" in page
+    assert f"/t/{new_id}/host/link/" in page and "?secret=" not in page
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import pytest
+from live_server import Browser
 
 from companion.service import FakeClock, Storage, TableService
 from companion.service import attachments as registry
@@ -201,8 +202,9 @@ def test_serve_demo_prints_its_links_and_stops_cleanly_on_sigterm(tmp_path: Path
         assert server.stdout is not None
         lines = [server.stdout.readline() for _ in range(5)]
         local = next(line for line in lines if "On this machine" in line).split()[-1]
-        assert "Host link (keep it private)" in "".join(lines)
-        assert "/host/login?secret=" in "".join(lines)
+        # Not a terminal (it may be a log): no host link nor secret, only how to get one.
+        assert "Host controls: run 'companion table host-link " in "".join(lines)
+        assert "secret" not in "".join(lines) and "/host/link/" not in "".join(lines)
         with urllib.request.urlopen(local) as page:
             assert "Demo table" in page.read().decode()
         assert Path(f"{db}.lock").exists()
@@ -243,12 +245,23 @@ def test_serve_demo_runs_the_mock_panel_and_logs_its_lights(tmp_path: Path) -> N
             html = page.read().decode()
         assert "Demo table" in html
         assert 'title="seat 2 LED blinking (join and choose awaited)"' in html  # virtual panel
-        host_link = next(line for line in lines if "Host link" in line).split()[-1]
-        host = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
-        host.open(host_link).close()
-        with host.open(screen + "/host") as page:
-            said = " ".join(page.read().decode().split())
-        assert "panel: <b>they follow this table</b>" in said
+        table_id = screen.rstrip("/").split("/")[-1]
+        db = str(tmp_path / "t.db")
+        made = subprocess.run(
+            [sys.executable, "-m", "companion", "table", "host-link", table_id, "--db", db],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert made.returncode == 0, made.stderr  # beside the running server, through it
+        host_link = next(line for line in made.stdout.splitlines() if "Host link" in line)
+        base = screen.split("/t/")[0]
+        host = Browser(base)
+        assert host.get(host_link.split()[-1].removeprefix(base))[0] == 200
+        assert host.post(host_link.split()[-1].removeprefix(base))[0] == 200
+        status, page = host.get(f"/t/{table_id}/host")
+        assert status == 200
+        assert "panel: <b>they follow this table</b>" in " ".join(page.split())
     finally:
         server.send_signal(signal.SIGTERM)
         server.communicate(timeout=20)

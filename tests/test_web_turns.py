@@ -21,7 +21,7 @@ import noughts_pages
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from web_helpers import Phone, csrf_of, make_app, refused
+from web_helpers import Phone, csrf_of, host_login, make_app, refused
 
 from companion import games
 from companion.errors import StateError
@@ -63,7 +63,7 @@ def phones(app: Flask, table: tuple[str, str]) -> tuple[Phone, Phone]:
 def host(app: Flask, table: tuple[str, str]) -> FlaskClient:
     client = app.test_client()
     table_id, secret = table
-    client.get(f"/t/{table_id}/host/login?secret={secret}")
+    host_login(client, table_id, secret)
     return client
 
 
@@ -280,7 +280,7 @@ def test_the_host_runs_a_chess_clock_and_every_screen_shows_each_players_time(
     phone = text_of(bo.get("/seat/panel").get_data(as_text=True))
     assert "Ann 3:55" in phone and "Bo 5:00" in phone
     host = app.test_client()
-    host.get(f"/t/{table_id}/host/login?secret={secret}")
+    host_login(host, table_id, secret)
     words = text_of(host.get(f"/t/{table_id}/host").get_data(as_text=True))
     assert "Turn clock 5 min a player for the game (chess clock)" in words
     host_post(host, table_id, "pause")

@@ -53,6 +53,12 @@ def csrf_of(client: FlaskClient, url: str) -> str:
     return found.group(1)
 
 
+def host_login(client: FlaskClient, table_id: str, secret: str) -> Any:
+    """Type the host secret into the host login form (a POST, as a browser sends it)."""
+    token = csrf_of(client, f"/t/{table_id}/host/login")
+    return client.post(f"/t/{table_id}/host/login", data={"secret": secret, "csrf_token": token})
+
+
 def join_link(app: Flask, table_id: str, seat: int) -> str:
     with app.test_request_context():
         return f"/t/{table_id}/join/{seat}/{invitation(table_id, seat)}"
@@ -69,7 +75,7 @@ def join(app: Flask, client: FlaskClient, table_id: str, seat: int, name: str) -
 
 @contextmanager
 def live_server(app: Flask) -> Iterator[str]:
-    """The app on a real waitress server on a free port, in a thread; yields its base URL."""
+    """The app on the real server (uvicorn, web/serving.py) on a free port; yields its URL."""
     with BackgroundServer(app) as server:
         yield server.url
 

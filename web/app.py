@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, send_from_directory
+from flask.json.provider import DefaultJSONProvider
 from jinja2 import ChoiceLoader
 
 from companion.service import Storage, TableService
@@ -17,6 +18,19 @@ from web.games import GameTemplates, static_folder_of
 from web.views import host, seat, table
 
 SECRET_KEY_BYTES = 32
+MAX_BODY_BYTES = 64 * 1024
+"""The largest request body the site reads: a few order sheets' worth."""
+
+
+class SafeJSON(DefaultJSONProvider):
+    """Flask's JSON, where a document nested too deeply for Python to read is bad JSON (a
+    400 with a sentence), not a server error."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        try:
+            return super().loads(s, **kwargs)
+        except RecursionError:
+            raise ValueError("the JSON is nested too deeply") from None
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -30,6 +44,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
       (default ``"10 per minute"``, Flask-Limiter notation).
     """
     app = Flask(__name__)
+    app.json = SafeJSON(app)
     app.config.update(
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict",
@@ -39,6 +54,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         SSE_KEEPALIVE=15.0,
         SSE_COALESCE=0.1,
         JSON_SORT_KEYS=False,
+        # Every request has a size (issue 11): a body over this is refused with 413 before
+        # it is read. An order sheet is a few kilobytes.
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        MAX_FORM_MEMORY_SIZE=MAX_BODY_BYTES,
     )
     app.config.update(config or {})
     service = app.config.get("SERVICE")

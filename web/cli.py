@@ -1,6 +1,6 @@
-"""``companion serve``: run the site with waitress, the table timer and the attachments.
+"""``companion serve``: the site on uvicorn (web/asgi.py), the table timer and the attachments.
 
-Registered through the ``companion.commands`` entry point. Flask and waitress are imported
+Registered through the ``companion.commands`` entry point. Flask and uvicorn are imported
 inside the handler so ``companion --help`` stays fast.
 """
 
@@ -26,11 +26,9 @@ if TYPE_CHECKING:
     from companion.games import Game
     from companion.service import TableService
 
-SEATS = 8
-LIVE_STREAMS = 20
-DEFAULT_THREADS = 2 * SEATS + LIVE_STREAMS + 12
-"""Each open live stream holds a waitress thread: 8 phones' streams, 20 table or spectator
-screens, and room for the phones' ordinary requests alongside."""
+DEFAULT_THREADS = 16
+"""Worker threads that answer requests (orders, ready presses, pages, the host's controls).
+Live streams take none: they run on the server's event loop (web/asgi.py)."""
 
 DEMO_DEFAULTS: Mapping[str, Any] = {"name": "Demo table", "players": 2}
 """The demo table's own settings; its house rules are the game's short demo (its web pages'
@@ -68,7 +66,9 @@ def register(commands: Subcommands) -> None:
     serve.add_argument("--db", type=Path, metavar="PATH", help="the table database")
     serve.add_argument("--config", type=Path, metavar="FILE.toml", help="configuration file")
     serve.add_argument(
-        "--threads", type=int, help=f"waitress worker threads (default {DEFAULT_THREADS})"
+        "--threads",
+        type=int,
+        help=f"worker threads for requests; live streams take none (default {DEFAULT_THREADS})",
     )
     serve.add_argument("--demo", action="store_true", help="create a demo table if there is none")
     serve.add_argument(
@@ -296,11 +296,9 @@ def attachments(
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import waitress
-
     from companion.service import Storage, TableService
     from companion.service.storage import writer_lock
-    from web import create_app, live
+    from web import asgi, create_app, live
     from web.attachments import AttachmentSet
 
     config = load_config(args.config)
@@ -324,13 +322,13 @@ def _serve(args: argparse.Namespace) -> int:
             table_id = service.table_ids()[-1]
         app = create_app({"SERVICE": service})
         _check_port(host, port)
-        server = waitress.create_server(
-            app, host=host, port=port, threads=threads, channel_timeout=60, ident="companion"
-        )
-        port = server.effective_port  # the one chosen when --port 0
+        site = asgi.Site(app, workers=threads)
+        server, sock = asgi.make_server(site, host=host, port=port)
+        port = sock.getsockname()[1]  # the one chosen when --port 0
         shown = lan_address() if host in ("0.0.0.0", "") else host
         public = f"http://{shown}:{port}"
         app.config["PUBLIC_URL"] = public
+        service.storage.beat(service.clock.now(), url=public)  # for table host-link's links
         service.start_timer()
         try:
             pinned = settings.table is not None
@@ -338,24 +336,29 @@ def _serve(args: argparse.Namespace) -> int:
                 running = attached.start(table_id)
                 attached.follow_new_tables()
                 app.extensions["attachments"] = attached
-                _announce(db, threads, port, public, table_id, secret, running, pinned)
 
-                def stop(signum: int, frame: FrameType | None) -> None:
-                    raise KeyboardInterrupt
+                def stopping(signum: int, frame: FrameType | None) -> None:
+                    """SIGTERM or Ctrl+C before uvicorn handles them itself (or when it raises
+                    them again on its way out): stop, or go on stopping."""
+                    server.stop()
 
-                signal.signal(signal.SIGTERM, stop)
-                try:
-                    server.run()
-                except KeyboardInterrupt:
-                    print("Stopping.", file=sys.stderr)
+                signal.signal(signal.SIGTERM, stopping)
+                signal.signal(signal.SIGINT, stopping)
+                link = None
+                if secret is not None and table_id is not None and sys.stdout.isatty():
+                    link = f"{public}/t/{table_id}/host/link/{service.make_host_link(table_id)}"
+                _announce(db, threads, port, public, table_id, link, running, pinned)
+                server.run(sockets=[sock])
+                print("Stopping.", file=sys.stderr)
         finally:
             live.stop(app)
-            server.close()
+            site.close()
+            sock.close()
     return 0
 
 
 def _check_port(host: str, port: int) -> None:
-    """Refuse a port another program listens on, before waitress claims anything."""
+    """Refuse a port another program listens on, before the server claims anything."""
     try:
         socket.create_server((host, port)).close()
     except OSError as err:
@@ -371,20 +374,21 @@ def _announce(
     port: int,
     public: str,
     table_id: str | None,
-    secret: str | None,
+    link: str | None,
     running: list[str],
     pinned: bool = False,
 ) -> None:
-    print(f"Cluster Companion serving {db} ({threads} threads).")
+    print(f"Cluster Companion serving {db} ({threads} request threads; live screens take none).")
     print(f"  On this machine:   http://localhost:{port}/")
     print(f"  On the network:    {public}/")
     if table_id is not None:
         print(f"  Table screen:      {public}/t/{table_id}")
-    if secret is not None:
-        host_link = f"{public}/t/{table_id}/host/login?secret={secret}"
-        print(f"  Host link (keep it private): {host_link}")
+    if link is not None:
+        # A terminal, not a log: a one-time link (it holds no lasting secret).
+        print(f"  Host link (opens the host controls once): {link}")
     elif table_id is not None:
-        print("  Host controls: open the host link printed when the table was created.")
+        # Never a host link or secret here: this output may be a log (the journal).
+        print(f"  Host controls: run 'companion table host-link {table_id} --db {db}' for a link.")
     if running:
         print(f"  Attachments:       {', '.join(running)}")
         if pinned:

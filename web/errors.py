@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, current_app, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -21,11 +21,19 @@ RATE_MESSAGE = "Too many bad attempts from this device. Wait a minute, then try 
 class PageError(Exception):
     """A refusal with an HTTP status and a sentence (and maybe reasons) for the person."""
 
-    def __init__(self, status: int, message: str, reasons: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        reasons: Sequence[str] = (),
+        *,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.reasons = tuple(reasons)
+        self.headers = dict(headers or {})
 
 
 def wants_json() -> bool:
@@ -41,8 +49,9 @@ def respond(status: int, message: str, reasons: Sequence[str] = ()) -> tuple[Res
 
 def init_app(app: Flask) -> None:
     @app.errorhandler(PageError)
-    def page_error(err: PageError) -> tuple[Response | str, int]:
-        return respond(err.status, err.message, err.reasons)
+    def page_error(err: PageError) -> tuple[Response | str, int, dict[str, str]]:
+        body, status = respond(err.status, err.message, err.reasons)
+        return body, status, err.headers
 
     @app.errorhandler(SubmissionError)
     def submission_error(err: SubmissionError) -> tuple[Response | str, int]:
@@ -61,6 +70,21 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(429)
     def rate_limited(err: HTTPException) -> tuple[Response | str, int]:
         return respond(429, RATE_MESSAGE)
+
+    @app.errorhandler(413)
+    def too_large(err: HTTPException) -> tuple[Response | str, int]:
+        limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
+        return respond(
+            413,
+            f"That is too much to send at once (at most {limit // 1024} KB). An order sheet "
+            "is far smaller: check what you pasted, or send it in parts.",
+        )
+
+    @app.errorhandler(400)
+    def bad_request(err: HTTPException) -> tuple[Response | str, int]:
+        return respond(
+            400, "The server could not read that request. Reload the page and try again."
+        )
 
     @app.errorhandler(404)
     def not_found(err: HTTPException) -> tuple[Response | str, int]:

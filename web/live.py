@@ -4,8 +4,15 @@ On every connection (a first one or a reconnect, whatever its ``Last-Event-ID``)
 first sends the current panel, so a phone that lost its connection catches up at once. Then
 it sends ``tick`` (the clock, once a second) and ``panel`` (re-rendered whenever anything
 else happened); the table screen's stream also sends ``buzzer`` (JSON: the panels' buzzer
-cues) when the panels' buzzer would sound. Each open stream holds one server thread: see
-``companion serve --threads``.
+cues) when the panels' buzzer would sound.
+
+What a stream sends is decided by :class:`StreamCore`, which does no I/O. Two drivers run it:
+under ``companion serve`` (an asyncio server, :mod:`web.asgi`) each open stream is a coroutine
+and holds no thread, so no number of open screens can take the workers that answer orders;
+under a plain WSGI server (Flask's test client) it is a generator. Streams are bounded per
+client address and in all (:class:`OpenStreams`): one beyond a bound is refused at once with
+429 (this device has too many) or 503 (the server has as many as it serves), never left
+hanging.
 """
 
 from __future__ import annotations
@@ -15,12 +22,13 @@ import json
 import threading
 from collections.abc import Callable, Iterator
 
-from flask import Blueprint, Flask, Response, current_app, stream_with_context
+from flask import Blueprint, Flask, Response, current_app, request, stream_with_context
 
 from companion.errors import CompanionError
 from companion.service import Event
 from companion.service.indicators import Indicators, cues, indicators
 from web import panels
+from web.errors import PageError
 from web.security import require_seat, seat_of, service, table_or_404
 
 bp = Blueprint("live", __name__)
@@ -29,17 +37,65 @@ bp = Blueprint("live", __name__)
 POLL = 0.5
 """How often a quiet stream looks whether the server is stopping."""
 
+STREAMS_PER_CLIENT = 8
+"""Live streams one address may hold: a table screen, a phone or two, and the tabs someone
+forgot (players behind one Wi-Fi address have their own addresses on the table's network)."""
+STREAMS_TOTAL = 64
+"""Live streams the server holds in all: 8 phones, 20 table or spectator screens, and room."""
+RETRY_AFTER = 30
+"""Seconds a refused stream is told to wait before trying again."""
+
+ASYNC_STREAM = "companion.async_stream"
+"""Set in a request's WSGI environ by :mod:`web.asgi`: the server runs streams itself, so a
+stream route leaves its :class:`AsyncPlan` there instead of streaming in a thread."""
+
 
 class OpenStreams:
-    """How many live streams are open, so a stopping server can let them end first."""
+    """How many live streams are open, per client address and in all; a stopping server
+    waits for them to end first."""
 
     def __init__(self) -> None:
         self.count = 0
-        self.changed = threading.Condition()
+        self.per_client: dict[str, int] = {}
+        self.changed = threading.Condition(threading.RLock())
 
-    def add(self, change: int) -> None:
+    def refusal(self, client: str, *, per_client: int, total: int) -> PageError | None:
+        """Why a new stream of ``client`` would be refused now (None: it would be taken)."""
         with self.changed:
-            self.count += change
+            if self.per_client.get(client, 0) >= per_client:
+                return PageError(
+                    429,
+                    f"This device already has {per_client} live screens open on this table "
+                    "server. Close one (another tab or window), then reload this page.",
+                    headers={"Retry-After": str(RETRY_AFTER)},
+                )
+            if self.count >= total:
+                return PageError(
+                    503,
+                    f"The table server is showing as many live screens as it can ({total}). "
+                    "Orders and ready presses still work; reload this page in a minute.",
+                    headers={"Retry-After": str(RETRY_AFTER)},
+                )
+            return None
+
+    def reserve(self, client: str, *, per_client: int, total: int) -> None:
+        """Count a new stream of ``client``, or refuse it with a :class:`PageError`."""
+        with self.changed:
+            refused = self.refusal(client, per_client=per_client, total=total)
+            if refused is not None:
+                raise refused
+            self.count += 1
+            self.per_client[client] = self.per_client.get(client, 0) + 1
+            self.changed.notify_all()
+
+    def release(self, client: str) -> None:
+        with self.changed:
+            self.count -= 1
+            left = self.per_client.get(client, 1) - 1
+            if left > 0:
+                self.per_client[client] = left
+            else:
+                self.per_client.pop(client, None)
             self.changed.notify_all()
 
     def wait_closed(self, timeout: float) -> bool:
@@ -48,6 +104,8 @@ class OpenStreams:
 
 
 def init_app(app: Flask) -> None:
+    app.config.setdefault("STREAMS_PER_CLIENT", STREAMS_PER_CLIENT)
+    app.config.setdefault("STREAMS_TOTAL", STREAMS_TOTAL)
     app.extensions.setdefault("companion_stop", threading.Event())
     app.extensions.setdefault("companion_streams", OpenStreams())
     app.register_blueprint(bp)
@@ -124,67 +182,123 @@ class TableBuzzer:
         return json.dumps({"cues": [cue.value for cue in sounded], "countdown": now.countdown})
 
 
+KEEPALIVE = ": keepalive\n\n"
+
+
+class StreamCore:
+    """What one live stream sends, without any I/O: both drivers feed it events and send what
+    it returns. ``render`` gives the stream's panel (None: the viewer lost its seat), and must
+    run in a request context of the stream's request."""
+
+    def __init__(
+        self,
+        render: Callable[[], str | None],
+        concerns: Callable[[Event], bool] = lambda event: True,
+        buzzer: TableBuzzer | None = None,
+    ) -> None:
+        self.render = render
+        self.concerns = concerns
+        self.buzzer = buzzer
+        self.counter = 0
+
+    def opening(self) -> tuple[list[str], bool]:
+        """The first messages, and whether the stream is over already."""
+        first = self.render()
+        if first is None:
+            return ["retry: 2000\n\n", _message("gone", "")], True
+        if self.buzzer is not None:
+            self.buzzer.after_panel()  # the first panel sounds nothing
+        return ["retry: 2000\n\n", _message("panel", first, self.counter)], False
+
+    def changed(self, events: list[Event]) -> bool:
+        """Whether these events change the panel (else only the clock moved)."""
+        return any(event.kind != "tick" and self.concerns(event) for event in events)
+
+    def after(self, events: list[Event]) -> tuple[list[str], bool]:
+        """The messages for a batch of events (a burst coalesced), and whether to end."""
+        out: list[str] = []
+        if self.changed(events):
+            self.counter += 1
+            try:
+                html = self.render()
+            except CompanionError:
+                return out, True
+            if html is None:
+                return [_message("gone", "")], True
+            out.append(_message("panel", html, self.counter))
+            sound = self.buzzer.after_panel() if self.buzzer is not None else None
+        else:
+            out.append(_message("tick", _tick(events[-1])))
+            sound = self.buzzer.after_tick(events[-1]) if self.buzzer is not None else None
+        if sound is not None:
+            out.append(_message("buzzer", sound))
+        return out, False
+
+
+@dataclasses.dataclass(frozen=True)
+class AsyncPlan:
+    """A stream the asyncio server runs: its table, its core, whose slot it holds."""
+
+    table_id: str
+    core: StreamCore
+    client: str
+    keepalive: float
+    coalesce: float
+
+
 def _stream(
     table_id: str,
     render: Callable[[], str | None],
     concerns: Callable[[Event], bool] = lambda event: True,
     buzzer: TableBuzzer | None = None,
 ) -> Response:
-    subscription = service().subscribe(table_id)
-    stop: threading.Event = current_app.extensions["companion_stop"]
+    streams: OpenStreams = current_app.extensions["companion_streams"]
+    client = request.remote_addr or "unknown"
+    streams.reserve(
+        client,
+        per_client=int(current_app.config["STREAMS_PER_CLIENT"]),
+        total=int(current_app.config["STREAMS_TOTAL"]),
+    )
+    core = StreamCore(render, concerns, buzzer)
     keepalive = float(current_app.config["SSE_KEEPALIVE"])
     coalesce = float(current_app.config["SSE_COALESCE"])
-
-    streams: OpenStreams = current_app.extensions["companion_streams"]
+    if ASYNC_STREAM in request.environ:
+        # web.asgi runs it as a coroutine (and releases the slot when it ends).
+        request.environ[ASYNC_STREAM] = AsyncPlan(table_id, core, client, keepalive, coalesce)
+        return _headers(Response(status=200, mimetype="text/event-stream"))
+    subscription = service().subscribe(table_id)
+    stop: threading.Event = current_app.extensions["companion_stop"]
 
     def generate() -> Iterator[str]:
-        counter = 0
+        messages, done = core.opening()
+        yield from messages
         quiet = 0.0
-        streams.add(1)
-        try:
-            yield "retry: 2000\n\n"
-            first = render()
-            if first is None:
-                yield _message("gone", "")
-                return
-            yield _message("panel", first, counter)
-            if buzzer is not None:
-                buzzer.after_panel()  # the first panel sounds nothing
-            while not stop.is_set() and not service().closed:
-                event = subscription.get(timeout=min(POLL, keepalive))
-                if event is None:
-                    quiet += POLL
-                    if quiet >= keepalive:
-                        quiet = 0.0
-                        yield ": keepalive\n\n"
-                    continue
-                pending = [event, *subscription.drain()]
-                changed = any(e.kind != "tick" and concerns(e) for e in pending)
-                if changed and coalesce > 0:
-                    # A burst of changes (everybody submitting at once) is sent as one.
-                    stop.wait(coalesce)
-                    pending += subscription.drain()
-                if changed:
-                    counter += 1
-                    try:
-                        html = render()
-                    except CompanionError:
-                        return
-                    if html is None:
-                        yield _message("gone", "")
-                        return
-                    yield _message("panel", html, counter)
-                    sound = buzzer.after_panel() if buzzer is not None else None
-                else:
-                    yield _message("tick", _tick(pending[-1]))
-                    sound = buzzer.after_tick(pending[-1]) if buzzer is not None else None
-                if sound is not None:
-                    yield _message("buzzer", sound)
-        finally:
-            subscription.close()
-            streams.add(-1)
+        while not done and not stop.is_set() and not service().closed:
+            event = subscription.get(timeout=min(POLL, keepalive))
+            if event is None:
+                quiet += POLL
+                if quiet >= keepalive:
+                    quiet = 0.0
+                    yield KEEPALIVE
+                continue
+            pending = [event, *subscription.drain()]
+            if core.changed(pending) and coalesce > 0:
+                # A burst of changes (everybody submitting at once) is sent as one.
+                stop.wait(coalesce)
+                pending += subscription.drain()
+            messages, done = core.after(pending)
+            yield from messages
+
+    def closed() -> None:
+        subscription.close()
+        streams.release(client)
 
     response = Response(stream_with_context(generate()), mimetype="text/event-stream")
+    response.call_on_close(closed)
+    return _headers(response)
+
+
+def _headers(response: Response) -> Response:
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response

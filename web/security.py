@@ -5,8 +5,11 @@
   link shuts out the old phone at once.
 * A free seat's join link carries an invitation: an HMAC of the table, the seat and the
   app's secret key, compared with :func:`hmac.compare_digest`. It dies when the seat is taken.
-* The host holds the table's host secret in the session; :meth:`TableService.check_host`
-  checks it on every host request.
+* The host's session holds a key bound to the table's current host secret (an HMAC of the
+  secret's stored hash, never the secret itself), checked on every host request: a new host
+  secret (``companion table host-link``) shuts out every browser that held the old one. The
+  secret is typed into a form (a POST body), or a one-time host link is opened: it never sits
+  in a URL that a log or the browser's history keeps.
 * Every POST needs a CSRF token (Flask-WTF); bad join and host-login attempts are rate
   limited per address (Flask-Limiter, in memory: one server process).
 """
@@ -95,15 +98,23 @@ def require_seat(table_id: str) -> int:
 # Host ----------------------------------------------------------------------------------------
 
 
-def remember_host(table_id: str, secret: str) -> None:
+def host_key(table_id: str) -> str:
+    """What a host's session holds for the table: bound to its current host secret's hash."""
+    key = str(current_app.config["SECRET_KEY"]).encode()
+    bound = f"host:{table_id}:{service().host_key(table_id)}".encode()
+    return hmac.new(key, bound, hashlib.sha256).hexdigest()
+
+
+def remember_host(table_id: str) -> None:
+    """This browser holds the table's host controls (until its host secret changes)."""
     hosts: dict[str, Any] = dict(session.get("hosts", {}))
-    hosts[table_id] = secret
+    hosts[table_id] = host_key(table_id)
     session["hosts"] = hosts
 
 
 def is_host(table_id: str) -> bool:
-    secret = session.get("hosts", {}).get(table_id)
-    return isinstance(secret, str) and bool(secret) and service().check_host(table_id, secret)
+    held = session.get("hosts", {}).get(table_id)
+    return isinstance(held, str) and hmac.compare_digest(held.encode(), host_key(table_id).encode())
 
 
 def require_host(table_id: str) -> None:
@@ -111,6 +122,6 @@ def require_host(table_id: str) -> None:
     if not is_host(table_id):
         raise PageError(
             403,
-            "The host controls need the table's host secret: open the host link that "
-            "'companion serve' or 'companion table create' printed.",
+            "The host controls need the table's host secret: type it on the host login page, "
+            "or open a host link ('companion table host-link TABLE' on the server makes one).",
         )

@@ -9,13 +9,16 @@ fails, the table is rebuilt from disk, so memory never runs ahead of what is sto
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import hmac
 import json
 import secrets
 import threading
+import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from companion import games
@@ -23,6 +26,7 @@ from companion.errors import CompanionError, RecordError, StateError
 from companion.games import NewTable
 from companion.service.clock import Clock, SystemClock, TurnClock
 from companion.service.events import Event, EventBus, Subscription
+from companion.service.journal import Journal
 from companion.service.session import (
     GameSession,
     GameSetup,
@@ -40,9 +44,21 @@ MAX_REQUEST_ID = 64
 MAX_TEXT = 20_000
 MAX_EXTEND = 3600
 
+HEARTBEAT_SECONDS = 5.0
+"""How often a running server records that it is alive while a table's clock runs."""
+HOST_LINK_SECONDS = 24 * 3600
+"""How long an unused one-time host link stays good."""
+OUTAGE_SECONDS = 15.0
+"""A running server whose clock moved on by more than this between two looks was not running
+(suspended, stopped, or its clock jumped): an outage. A shorter gap is a slow tick."""
+
 
 def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+hash_secret = _hash
+"""What is stored of a secret (a host secret, a seat token, a host link's code)."""
 
 
 def _game(data: Mapping[str, Any]) -> games.Game:
@@ -70,7 +86,12 @@ class TableService:
         *,
         clock: Clock | None = None,
         bus: EventBus | None = None,
+        outage_seconds: float = OUTAGE_SECONDS,
+        recover: bool = True,
     ) -> None:
+        """Open every table of ``storage``. A table whose clock was running when the service
+        last stopped is paused where it stood (see :meth:`_recover`): all at once, or with
+        ``recover=False`` (a one-shot command) only the tables it touches, when it does."""
         self.storage = storage
         self.clock: Clock = clock or SystemClock()
         self.bus = bus or EventBus()
@@ -79,25 +100,53 @@ class TableService:
         self._stop = threading.Event()
         self._timer: threading.Thread | None = None
         self.closed = False
+        self.read_only = storage.read_only
+        """Opened on a read-only storage (a reader beside the server): it never writes."""
+        self.live = False
+        """Keeping time for the tables (:meth:`start_timer`): it beats and watches for gaps."""
+        self.outage_seconds = outage_seconds
         self.broken: dict[str, str] = {}
         """Tables that cannot be served, with why; the others carry on regardless."""
         self.scans: dict[str, dict[str, Any]] = {}
         """Each table's latest board scan compared with its state (memory only, not stored)."""
-        with self.lock:
+        self._journal = Journal(storage, self.bus)
+        self._local = threading.local()
+        with self._command():
             for table_id in storage.table_ids():
                 try:
                     self.tables[table_id] = self._rebuild(table_id)
                 except CompanionError as err:
                     self.broken[table_id] = str(err)
-            self._catch_up_all(self.clock.now())
+            self._alive = self.clock.now()
+            self._beat_at: float | None = None
+            self._recovering = False
+            self._heartbeat = storage.heartbeat()
+            self._unrecovered = set(self.tables)
+            """Tables not yet looked at since the service opened (their outage not recorded)."""
+            if recover:
+                for table_id in list(self.tables):
+                    self._recover(table_id, self._alive)
 
     # Life cycle ------------------------------------------------------------------------------
 
     def start_timer(self) -> None:
-        """Tick every second in a background thread: deadlines and timer events."""
+        """Tick every second in a background thread: deadlines, timer events, the heartbeat."""
+        self.keep_time()
         if self._timer is None:
             self._timer = threading.Thread(target=self._run_timer, name="table-timer", daemon=True)
             self._timer.start()
+
+    def keep_time(self) -> None:
+        """Be the service that keeps the tables' time (the server): from now on it writes the
+        heartbeat and treats a gap between two looks at the clock longer than
+        :attr:`outage_seconds` as an outage. :meth:`start_timer` does this first; a test may
+        call it and then :meth:`tick` by hand."""
+        if self.read_only:
+            raise StateError("a service opened for reading keeps no time")
+        with self.lock:
+            if not self.live:
+                self.live = True
+                self._alive = self.clock.now()
 
     def _run_timer(self) -> None:
         while not self.clock.wait(1.0, self._stop):
@@ -112,7 +161,13 @@ class TableService:
         self._stop.set()
         if self._timer is not None:
             self._timer.join(timeout=5)
+        with contextlib.suppress(StorageError):
+            self._journal.wait(self._journal.issued)  # every applied entry reaches the disk
         with self.lock:
+            if self.live:
+                # The last moment it was running: a restart counts its outage from here.
+                with contextlib.suppress(StorageError):
+                    self.storage.beat(self.clock.now(), stopped=True)
             self.storage.close()
             self.closed = True
 
@@ -154,6 +209,7 @@ class TableService:
             entries = tuple(rest)
         for entry in entries:
             table.apply(entry)
+        table.last_at = max(table.last_at, stored.last_at)
         return table
 
     def _table_from(self, entry: LogEntry) -> Table:
@@ -171,14 +227,57 @@ class TableService:
         table.seq = 1
         return table
 
-    def _catch_up_all(self, now: float) -> None:
-        for table in list(self.tables.values()):
-            self._catch_up_safely(table, now)
+    # Outages ---------------------------------------------------------------------------------
 
-    def _catch_up_safely(self, table: Table, now: float) -> bool:
-        """Catch one table up; a table that cannot go on is set aside, not the whole service."""
+    def _recover(self, table_id: str, now: float) -> None:
+        """After the service was not running: stop the table's clock where it stood.
+
+        Its last sign of life is its latest log entry or the server's last heartbeat,
+        whichever is later. Deadlines that had passed by then are ended (the server was running
+        at them); a clock still running is paused at that moment with the outage as its
+        reason, so no stage ends while nothing was running and the stage keeps the time it had
+        left. A reader (read-only) does the same in memory only, and only when the table's
+        server is not running any more (no sign of life for :attr:`outage_seconds`).
+        """
+        self._unrecovered.discard(table_id)
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        beat = self._heartbeat
+        alive = table.last_at if beat is None else max(beat.at, table.last_at)
+        if self.read_only and now - alive <= self.outage_seconds:
+            return  # its server is running it: show it as stored
+        self._recovering = True
         try:
-            self._catch_up(table, now)
+            self._guarded(table, functools.partial(self._outage, alive=alive, now=now))
+        finally:
+            self._recovering = False
+
+    def _watch_clock(self, now: float) -> None:
+        """Tell an outage of a running server (suspended, stopped, the clock jumped) from a
+        slow tick: a gap since the last look longer than :attr:`outage_seconds`."""
+        if not self.live:
+            return
+        since = self._alive
+        self._alive = max(self._alive, now)
+        if now - since > self.outage_seconds:
+            for table in list(self.tables.values()):
+                self._guarded(table, functools.partial(self._outage, alive=since, now=now))
+
+    def _outage(self, table: Table, alive: float, now: float) -> None:
+        """The service was not running from ``alive`` to ``now``: end the stages whose deadline
+        had passed by ``alive``, then stop the clock at ``alive`` (a pause with the reason)."""
+        self._catch_up(table, alive)
+        if now > alive and table.clock_runs():
+            reason = outage_reason(alive, now)
+            data = {"reason": reason, "outage": {"from": alive, "to": now}}
+            self._commit(table, "pause", data, at=alive)
+
+    def _guarded(self, table: Table, action: Callable[[Table], None]) -> bool:
+        """Run ``action`` on one table; a table that cannot go on is set aside, not the whole
+        service."""
+        try:
+            action(table)
         except CompanionError as err:
             self.broken[table.id] = str(err)
             self.tables.pop(table.id, None)
@@ -195,6 +294,16 @@ class TableService:
         ):
             self._commit(table, "end", {"reason": "deadline"}, at=table.deadline)
 
+    def _beat(self, now: float) -> None:
+        """While a clock runs, record every few seconds that the server is running."""
+        if not self.live or self.read_only:
+            return
+        if self._beat_at is not None and now - self._beat_at < HEARTBEAT_SECONDS:
+            return
+        if any(table.clock_runs() for table in self.tables.values()):
+            self.storage.beat(now)
+            self._beat_at = now
+
     # Committing ------------------------------------------------------------------------------
 
     def _commit(
@@ -206,7 +315,12 @@ class TableService:
         at: float | None = None,
         request_id: str | None = None,
     ) -> Applied:
-        """Apply an entry, store it durably, then publish what it caused."""
+        """Apply an entry, store it durably, then publish what it caused.
+
+        A reader (read-only) applies it in memory only, and only while it recovers from an
+        outage (its views then show the clocks stopped); any command is refused."""
+        if self.read_only and not self._recovering:
+            raise StorageError(f"{self.storage.path} is open for reading only")
         entry = LogEntry(
             table.seq + 1, self.clock.now() if at is None else at, kind, dict(data), request_id
         )
@@ -215,15 +329,50 @@ class TableService:
         except CompanionError:
             self.tables[table.id] = self._rebuild(table.id)
             raise
+        if self.read_only:
+            return applied
         snapshot = table.snapshot() if applied.snapshot else None
         try:
-            self.storage.append(table.id, entry, steps=applied.steps, snapshot=snapshot)
+            number = self._journal.add(table.id, entry, applied.steps, snapshot, applied.events)
         except StorageError:
             self.tables[table.id] = self._rebuild(table.id)
             raise
-        for event in applied.events:
-            self.bus.publish(event)
+        self._local.last = number  # the command waits for it once it lets go of the lock
         return applied
+
+    @contextlib.contextmanager
+    def _command(self) -> Iterator[None]:
+        """Hold the service's lock for a command (or a view, or a tick); on the way out of the
+        outermost one, let go of the lock and wait until the entries it made are on disk and
+        their events published (docs/architecture.md, "Group commit")."""
+        depth = getattr(self._local, "depth", 0)
+        try:
+            with self.lock:
+                self._local.depth = depth + 1
+                try:
+                    yield
+                finally:
+                    self._local.depth = depth
+        finally:
+            if depth == 0:
+                self._settle()
+
+    def _settle(self) -> None:
+        number = getattr(self._local, "last", 0)
+        if not number:
+            return
+        self._local.last = 0
+        try:
+            self._journal.wait(number)
+        except StorageError:
+            with self.lock:  # memory may not run ahead of the disk: rebuild what was lost
+                for table_id in self._journal.take_failure():
+                    try:
+                        self.tables[table_id] = self._rebuild(table_id)
+                    except CompanionError as err:
+                        self.broken[table_id] = str(err)
+                        self.tables.pop(table_id, None)
+            raise
 
     def _table(self, table_id: str) -> Table:
         if self.closed:
@@ -233,7 +382,15 @@ class TableService:
             if table_id in self.broken:
                 raise StateError(f"table {table_id} cannot be served: {self.broken[table_id]}")
             raise StateError(f"there is no table {table_id!r}")
-        self._catch_up(table, self.clock.now())
+        now = self.clock.now()
+        if table_id in self._unrecovered:
+            self._recover(table_id, now)
+        if not self.read_only:
+            self._watch_clock(now)
+        if table_id not in self.tables:
+            raise StateError(f"table {table_id} cannot be served: {self.broken[table_id]}")
+        if not self.read_only:
+            self._catch_up(table, now)
         return table
 
     # Tables ------------------------------------------------------------------------------------
@@ -292,7 +449,7 @@ class TableService:
     ) -> tuple[str, str]:
         """Store a new table's first entry; ``start`` an imported game at once."""
         secret = secrets.token_urlsafe(16)
-        with self.lock:
+        with self._command():
             table_id = uuid.uuid4().hex[:10]
             at = self.clock.now()
             data: dict[str, Any] = {
@@ -313,21 +470,81 @@ class TableService:
         return table_id, secret
 
     def table_ids(self) -> list[str]:
-        with self.lock:
+        with self._command():
             return list(self.tables)
 
     def table(self, table_id: str) -> Table:
         """The live table (read it under :attr:`lock` if other threads are running)."""
-        with self.lock:
+        with self._command():
             return self._table(table_id)
 
+    # Host links --------------------------------------------------------------------------------
+
+    def new_host_secret(self, table_id: str) -> str:
+        """A new host secret for the table (returned once; only its hash is stored): the old
+        secret, its links and every browser that held it no longer open the host controls."""
+        secret = secrets.token_urlsafe(16)
+        with self._command():
+            self._commit(self._table(table_id), "host_secret", {"host_hash": _hash(secret)})
+        return secret
+
+    def make_host_link(self, table_id: str) -> str:
+        """A one-time host link's code for the table's current host secret (docs/web.md,
+        "Host links"): it opens the host controls once, within :data:`HOST_LINK_SECONDS`, and
+        is void once used or once the table has a new host secret."""
+        code = secrets.token_urlsafe(16)
+        with self._command():
+            table = self._table(table_id)
+            self.storage.add_host_link(
+                table_id, _hash(code), table.host_hash, self.clock.now(), applied=True
+            )
+        return code
+
+    def use_host_link(self, table_id: str, code: str) -> bool:
+        """Spend a one-time host link: True if it was this table's, unused, still current."""
+        with self._command():
+            table = self._table(table_id)
+            found = self.storage.host_link(_hash(code))
+            if found is None:
+                return False
+            linked_table, host_hash, made_at, applied, used_at = found
+            now = self.clock.now()
+            if (
+                linked_table != table_id
+                or applied != 1
+                or used_at is not None
+                or not hmac.compare_digest(host_hash, table.host_hash)
+                or not 0 <= now - made_at <= HOST_LINK_SECONDS
+            ):
+                return False
+            return self.storage.use_host_link(_hash(code), now)
+
+    def host_key(self, table_id: str) -> str:
+        """The hash of the table's current host secret (what a host's session is bound to)."""
+        with self._command():
+            return self._table(table_id).host_hash
+
+    def _apply_host_links(self) -> None:
+        """Links ``companion table host-link`` left while this server runs: each gives its
+        table the new host secret it carries."""
+        for code_hash, table_id, host_hash in self.storage.host_links_to_apply():
+            table = self.tables.get(table_id)
+            if table is None:
+                self.storage.host_link_applied(code_hash, refused=True)
+                continue
+            self._guarded(table, functools.partial(self._give_host_secret, host_hash=host_hash))
+            self.storage.host_link_applied(code_hash)
+
+    def _give_host_secret(self, table: Table, host_hash: str) -> None:
+        self._commit(table, "host_secret", {"host_hash": host_hash})
+
     def check_host(self, table_id: str, secret: str) -> bool:
-        with self.lock:
+        with self._command():
             return hmac.compare_digest(self._table(table_id).host_hash, _hash(secret))
 
     def seat_for_token(self, table_id: str, token: str) -> int | None:
         """The seat whose token this is (compared in constant time), or None."""
-        with self.lock:
+        with self._command():
             wanted = _hash(token)
             found = None
             for seat in self._table(table_id).seats.values():
@@ -340,7 +557,7 @@ class TableService:
     def join(self, table_id: str, seat: int, name: str) -> str:
         """Take a free seat; returns the seat's secret token (the join link holds it)."""
         name = _clean_name(name, "player name")
-        with self.lock:
+        with self._command():
             table = self._table(table_id)
             record = table.require_seat(seat)
             if record.joined:
@@ -351,7 +568,7 @@ class TableService:
 
     def reissue(self, table_id: str, seat: int) -> str:
         """A new token for a seat (a new phone); the old one stops working."""
-        with self.lock:
+        with self._command():
             table = self._table(table_id)
             table.require_seat(seat)
             token = secrets.token_urlsafe(16)
@@ -360,7 +577,7 @@ class TableService:
 
     def choose(self, table_id: str, seat: int, choice: Mapping[str, Any]) -> dict[str, Any]:
         """A seat's setup choice (Local Cluster: colour and home), in rulebook 3.2's order."""
-        with self.lock:
+        with self._command():
             table = self._table(table_id)
             record = table.require_seat(seat)
             if table.stage.kind is not StageKind.LOBBY:
@@ -401,12 +618,9 @@ class TableService:
 
         ``final`` plays a turn-taking game's move at once (the turn passes); otherwise the move
         waits for the seat's ready press ("done") or a correction."""
-        if len(text) > MAX_TEXT:
-            raise SubmissionError(
-                [f"that is {len(text)} characters; a submission is at most {MAX_TEXT}"]
-            )
+        _check_text(text)
         request_id = _scoped(seat, request_id)
-        with self.lock:
+        with self._command():
             table = self._table(table_id)
             if request_id is not None and request_id in table.requests:
                 return str(table.requests[request_id].get("text", ""))  # what it stored then
@@ -435,11 +649,8 @@ class TableService:
         ``preview(seat, text)`` when it has one (:class:`Previewing`), else the move checked
         (``{"text": canonical}``). SubmissionError with the game's reasons when it cannot be
         played; StateError when it is not this seat's turn."""
-        if len(text) > MAX_TEXT:
-            raise SubmissionError(
-                [f"that is {len(text)} characters; a submission is at most {MAX_TEXT}"]
-            )
-        with self.lock:
+        _check_text(text)
+        with self._command():
             table = self._table(table_id)
             self._playing_seat(table, seat)
             if table.stage.kind is not StageKind.TURN:
@@ -469,7 +680,7 @@ class TableService:
         has already ended or has not begun yet.
         """
         request_id = _scoped(seat, request_id)
-        with self.lock:
+        with self._command():
             table = self._table(table_id)
             if request_id is not None and request_id in table.requests:
                 return bool(table.requests[request_id].get("ready", True))
@@ -508,14 +719,14 @@ class TableService:
     # Host controls -----------------------------------------------------------------------------
 
     def pause(self, table_id: str) -> None:
-        with self.lock:
+        with self._command():
             table = self._running(table_id)
             if table.paused:
                 raise StateError("the table is already paused")
             self._commit(table, "pause", {})
 
     def resume(self, table_id: str) -> None:
-        with self.lock:
+        with self._command():
             table = self._running(table_id)
             if not table.paused:
                 raise StateError("the table is not paused")
@@ -524,12 +735,12 @@ class TableService:
     def extend(self, table_id: str, seconds: float) -> None:
         if not 1 <= seconds <= MAX_EXTEND:
             raise StateError(f"extend by 1 to {MAX_EXTEND} seconds, not {seconds}")
-        with self.lock:
+        with self._command():
             self._commit(self._running(table_id), "extend", {"seconds": float(seconds)})
 
     def skip(self, table_id: str) -> None:
         """End the current stage now, as if its deadline had come."""
-        with self.lock:
+        with self._command():
             self._commit(self._running(table_id), "end", {"reason": "skip"})
 
     def correct(self, table_id: str, text: str, reason: str) -> None:
@@ -539,13 +750,15 @@ class TableService:
             raise StateError("say why: a correction needs a reason")
         if len(text) > 200 or len(reason) > 500:
             raise StateError("a correction is at most 200 characters, its reason at most 500")
-        with self.lock:
+        if not (text + reason).replace("\n", " ").isprintable():
+            raise StateError("a correction and its reason are letters, digits and signs only")
+        with self._command():
             table = self._running(table_id)
             self._dry_run(table, lambda s: s.correct(text, reason))
             self._commit(table, "correct", {"text": text, "reason": reason.strip()})
 
     def undo(self, table_id: str) -> None:
-        with self.lock:
+        with self._command():
             table = self._running(table_id)
             self._dry_run(table, lambda s: s.undo())
             self._commit(table, "undo", {})
@@ -571,10 +784,15 @@ class TableService:
 
     def tick(self) -> None:
         """Apply passed deadlines and publish a timer event for every running table."""
-        with self.lock:
+        if self.read_only:
+            raise StateError("a service opened for reading keeps no time")
+        with self._command():
             now = self.clock.now()
+            for table_id in list(self._unrecovered):
+                self._recover(table_id, now)
+            self._watch_clock(now)
             for table in list(self.tables.values()):
-                if not self._catch_up_safely(table, now):
+                if not self._guarded(table, lambda t: self._catch_up(t, now)):
                     continue
                 remaining = table.remaining(now)
                 if remaining is not None and table.stage.playing:
@@ -591,6 +809,10 @@ class TableService:
                             },
                         )
                     )
+            self._beat(now)
+            if self.live:
+                with contextlib.suppress(StorageError):
+                    self._apply_host_links()
 
     # The camera ----------------------------------------------------------------------------------
 
@@ -604,7 +826,7 @@ class TableService:
         what the camera saw: exactly one is entered (durably) as the acting seat's pending move,
         for the seat to confirm with its "done" press; several are listed for someone to choose.
         """
-        with self.lock:
+        with self._command():
             table = self._table(table_id)
             session = table.session
             result: dict[str, Any] = {"at": self.clock.now(), "discrepancies": [], "missing": []}
@@ -647,7 +869,7 @@ class TableService:
         but in a turn-taking stage the acting seat's pending move (one the camera saw on the
         board, or one waiting for its "done" press) is ``"pending"``: ``{"seat", "text"}``.
         """
-        with self.lock:
+        with self._command():
             table = self._table(table_id)
             now = self.clock.now()
             awaited = table.participants()
@@ -712,8 +934,44 @@ class TableService:
 
     def export(self, table_id: str) -> str:
         """The table's game record JSON (see docs/state-format.md)."""
-        with self.lock:
+        with self._command():
             return self._table(table_id).require_session().record_json()
+
+
+def outage_reason(alive: float, now: float) -> str:
+    """Why a clock was stopped after an outage, in the words the host and players see."""
+    start, end = time.localtime(alive), time.localtime(now)
+    same_day = start[:3] == end[:3]
+    shown = "%H:%M:%S" if same_day else "%d %b %H:%M:%S"
+    return (
+        f"the server was not running from {time.strftime(shown, start)} to "
+        f"{time.strftime(shown, end)} ({_duration(now - alive)}); the clock stopped with the "
+        "time it had left"
+    )
+
+
+def _duration(seconds: float) -> str:
+    whole = round(seconds)
+    if whole < 1:
+        return "under a second"
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours} h {minutes} min"
+    if minutes:
+        return f"{minutes} min {secs} s"
+    return f"{secs} s"
+
+
+def _check_text(text: str) -> None:
+    """A submission's size and characters: text that could not even be shown (a lone surrogate,
+    which only a hand-made JSON request can send) is refused, not kept."""
+    if len(text) > MAX_TEXT:
+        raise SubmissionError(
+            [f"that is {len(text)} characters; a submission is at most {MAX_TEXT}"]
+        )
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        raise SubmissionError(["that text has characters that are not letters, digits or signs"])
 
 
 def _clean_name(name: str, what: str) -> str:

@@ -13,18 +13,22 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import fcntl
+import functools
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from companion.errors import CompanionError
 
 APPLICATION_ID = 0x434C4343  # "CLCC": Cluster Companion
 DEFAULT_PATH = Path("var/companion.db")
 ENVIRONMENT_VARIABLE = "COMPANION_DB"
+PRIVATE = 0o600
+"""The mode of the database, its -wal and -shm files and its lock: its owner's only."""
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: tables, their logs, snapshots and recorded game steps.
@@ -66,6 +70,27 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TRIGGER steps_append_only_delete BEFORE DELETE ON steps
         BEGIN SELECT RAISE(ABORT, 'recorded game steps are append-only'); END;
     """,
+    # 2: the running server's heartbeat (docs/architecture.md, "Outages"): the last moment it
+    # was known to be running, so a restart can tell how long it was down; and one-time host
+    # links (docs/web.md, "Host links"): `companion table host-link` leaves one here, the
+    # server applies it (a new host secret for the table) and the host's browser uses it once.
+    """
+    CREATE TABLE heartbeat (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        at REAL NOT NULL,
+        pid INTEGER NOT NULL,
+        stopped INTEGER NOT NULL DEFAULT 0,
+        url TEXT
+    );
+    CREATE TABLE host_links (
+        code_hash TEXT PRIMARY KEY,
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        host_hash TEXT NOT NULL,
+        made_at REAL NOT NULL,
+        applied INTEGER NOT NULL DEFAULT 0,
+        used_at REAL
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -96,6 +121,18 @@ class Stored:
     steps: tuple[Mapping[str, Any], ...]
     requests: Mapping[str, Mapping[str, Any]]
     """Every request id in the log, with what its entry stored."""
+    last_at: float
+    """When the table's latest log entry was made."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Heartbeat:
+    """The last moment a server running the database was known to be alive."""
+
+    at: float
+    pid: int
+    stopped: bool
+    """It stopped cleanly (its last beat was written on the way out)."""
 
 
 class DatabaseInUse(StorageError):
@@ -135,7 +172,7 @@ def _take_lock(path: Path, lock_path: Path) -> int:
     while True:
         try:
             lock_path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, PRIVATE)
         except OSError as err:
             raise StorageError(f"cannot open {lock_path}: {err.strerror or err}") from None
         try:
@@ -144,6 +181,8 @@ def _take_lock(path: Path, lock_path: Path) -> int:
             holder = _lock_holder(fd)
             os.close(fd)
             raise DatabaseInUse(path, holder) from None
+        with contextlib.suppress(OSError):
+            os.fchmod(fd, PRIVATE)
         try:
             same = os.path.samestat(os.fstat(fd), os.stat(lock_path))
         except FileNotFoundError:
@@ -161,17 +200,95 @@ def _lock_holder(fd: int) -> int | None:
     return int(text) if text.isdigit() else None
 
 
+def _make_private(path: Path) -> None:
+    """The database and its companion files readable by their owner only (a database made by
+    an older version was 0644)."""
+    for each in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}.lock")):
+        try:
+            if each.stat().st_mode & 0o077:
+                os.chmod(each, PRIVATE)
+        except OSError:
+            continue
+
+
+def leave_host_link(
+    path: str | os.PathLike[str], table_id: str, code_hash: str, host_hash: str, at: float
+) -> None:
+    """Leave a host link for the server that holds the database's writer lock to apply (the
+    one write beside a running server: one row in ``host_links``, never the log)."""
+    with contextlib.closing(Storage(path, read_only=True)) as looking:
+        if looking.schema_version < 2:
+            raise StorageError(f"{path} is older than host links; restart its server first")
+    try:
+        connection = sqlite3.connect(os.fspath(path), timeout=10, isolation_level=None)
+    except sqlite3.Error as err:
+        raise StorageError(f"cannot open {path}: {err}") from None
+    try:
+        connection.execute(
+            "INSERT INTO host_links (code_hash, table_id, host_hash, made_at, applied) "
+            "VALUES (?, ?, ?, ?, 0)",
+            (code_hash, table_id, host_hash, at),
+        )
+    except sqlite3.Error as err:
+        raise StorageError(f"cannot write to {path}: {err}") from None
+    finally:
+        connection.close()
+
+
+def host_link_state(path: str | os.PathLike[str], code_hash: str) -> int | None:
+    """Whether the server applied a link left for it: 1 applied, -1 refused, 0 not yet."""
+    with contextlib.closing(Storage(path, read_only=True)) as looking:
+        found = looking.host_link(code_hash)
+    return None if found is None else found[3]
+
+
+def take_back_host_link(path: str | os.PathLike[str], code_hash: str) -> bool:
+    """Withdraw a link the server has not applied; False if it applied it meanwhile."""
+    connection = sqlite3.connect(os.fspath(path), timeout=10, isolation_level=None)
+    try:
+        done = connection.execute(
+            "DELETE FROM host_links WHERE code_hash = ? AND applied = 0", (code_hash,)
+        )
+        return done.rowcount == 1
+    finally:
+        connection.close()
+
+
 def default_path() -> Path:
     """The database path: ``$COMPANION_DB`` if set, else ``./var/companion.db``."""
     return Path(os.environ.get(ENVIRONMENT_VARIABLE) or DEFAULT_PATH)
 
 
-class Storage:
-    """One open database. Not thread-safe by itself: the service serialises every call."""
+_Method = TypeVar("_Method", bound=Callable[..., Any])
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+
+def _with_io(method: _Method) -> _Method:
+    """Run a :class:`Storage` method holding its connection's lock."""
+
+    @functools.wraps(method)
+    def locked(self: Storage, *args: Any, **kwargs: Any) -> Any:
+        with self.io:
+            return method(self, *args, **kwargs)
+
+    return cast(_Method, locked)
+
+
+class Storage:
+    """One open database. Not thread-safe by itself: the service serialises every call.
+
+    ``read_only`` opens an existing database for reading only (``companion table list``,
+    ``export``): nothing is created, migrated or written, so a reader can never disturb the
+    server that writes it (every write raises :class:`StorageError`).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
         self.path = Path(path)
+        self.read_only = read_only
+        self.io = threading.RLock()
+        """Held around every use of the connection: the service's group commit writes from
+        whichever thread leads it, while other threads read or write under the service lock."""
         self._connection: sqlite3.Connection | None = None
+        self.schema_version = 0
         self._open()
 
     # Opening ---------------------------------------------------------------------------------
@@ -186,6 +303,9 @@ class Storage:
         where = str(self.path)
         if self.path.exists() and self.path.is_dir():
             raise StorageError(f"{where} is a folder, not a database file")
+        if self.read_only:
+            self._open_read_only()
+            return
         fresh = not self.path.exists() or self.path.stat().st_size == 0
         if fresh:
             try:
@@ -195,6 +315,9 @@ class Storage:
                     f"cannot open {where}: its folder {self.path.parent} cannot be made "
                     f"({err.strerror or err})"
                 ) from None
+            # Made for its owner only before SQLite opens it; SQLite gives the -wal and -shm
+            # files the database's own mode (pending orders and hashes are inside).
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, PRIVATE))
         elif not self._looks_like_sqlite():
             raise StorageError(
                 f"{where} is not an SQLite database (it may be damaged or another kind of "
@@ -210,6 +333,8 @@ class Storage:
             connection.execute("PRAGMA synchronous=FULL")
             connection.execute("PRAGMA foreign_keys=ON")
             self._migrate(connection)
+            self.schema_version = SCHEMA_VERSION
+            _make_private(self.path)
         except sqlite3.DatabaseError as err:
             connection.close()
             raise StorageError(
@@ -218,6 +343,39 @@ class Storage:
         except StorageError:
             connection.close()
             raise
+        self._connection = connection
+
+    def _open_read_only(self) -> None:
+        where = str(self.path)
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            raise StorageError(f"{where} holds no tables yet")
+        if not self._looks_like_sqlite():
+            raise StorageError(
+                f"{where} is not an SQLite database (it may be damaged or another kind of "
+                "file); it was left untouched. Move it away or choose another --db path."
+            )
+        uri = f"{self.path.resolve().as_uri()}?mode=ro"
+        try:
+            connection = sqlite3.connect(
+                uri, uri=True, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as err:
+            raise StorageError(f"cannot open {where}: {err}") from None
+        try:
+            self._check_identity(connection, fresh=False)
+            version = connection.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError as err:
+            connection.close()
+            raise StorageError(
+                f"{where} is damaged or not a database ({err}); it was left untouched"
+            ) from None
+        except StorageError:
+            connection.close()
+            raise
+        if version == 0:
+            connection.close()
+            raise StorageError(f"{where} holds no tables yet")
+        self.schema_version = version
         self._connection = connection
 
     def _looks_like_sqlite(self) -> bool:
@@ -267,6 +425,7 @@ class Storage:
             raise StorageError(f"{self.path} is closed")
         return self._connection
 
+    @_with_io
     def close(self) -> None:
         if self._connection is not None:
             self._connection.close()
@@ -280,6 +439,7 @@ class Storage:
 
     # Writing ---------------------------------------------------------------------------------
 
+    @_with_io
     def create_table(self, table_id: str, name: str, game: str, at: float, first: LogEntry) -> None:
         """Add a table and its first log entry in one transaction."""
         with self._transaction() as db:
@@ -289,6 +449,7 @@ class Storage:
             )
             self._insert_entry(db, table_id, first)
 
+    @_with_io
     def append(
         self,
         table_id: str,
@@ -298,18 +459,30 @@ class Storage:
         snapshot: Mapping[str, Any] | None = None,
     ) -> None:
         """Append one log entry, with the game steps and snapshot it produced, atomically."""
+        self.append_many([(table_id, entry, steps, snapshot)])
+
+    @_with_io
+    def append_many(
+        self,
+        items: Iterable[
+            tuple[str, LogEntry, Iterable[tuple[int, Mapping[str, Any]]], Mapping[str, Any] | None]
+        ],
+    ) -> None:
+        """Append several entries (of any tables), each with its steps and snapshot, in one
+        transaction: one commit on disk for them all (the service's group commit)."""
         with self._transaction() as db:
-            self._insert_entry(db, table_id, entry)
-            for number, step in steps:
-                db.execute(
-                    "INSERT INTO steps (table_id, n, data) VALUES (?, ?, ?)",
-                    (table_id, number, _dump(step)),
-                )
-            if snapshot is not None:
-                db.execute(
-                    "INSERT INTO snapshots (table_id, seq, data) VALUES (?, ?, ?)",
-                    (table_id, entry.seq, _dump(snapshot)),
-                )
+            for table_id, entry, steps, snapshot in items:
+                self._insert_entry(db, table_id, entry)
+                for number, step in steps:
+                    db.execute(
+                        "INSERT INTO steps (table_id, n, data) VALUES (?, ?, ?)",
+                        (table_id, number, _dump(step)),
+                    )
+                if snapshot is not None:
+                    db.execute(
+                        "INSERT INTO snapshots (table_id, seq, data) VALUES (?, ?, ?)",
+                        (table_id, entry.seq, _dump(snapshot)),
+                    )
 
     @staticmethod
     def _insert_entry(db: sqlite3.Connection, table_id: str, entry: LogEntry) -> None:
@@ -318,15 +491,98 @@ class Storage:
             (table_id, entry.seq, entry.at, entry.kind, entry.request_id, _dump(entry.data)),
         )
 
+    @_with_io
+    def beat(self, at: float, *, stopped: bool = False, url: str | None = None) -> None:
+        """Record that the server is running at ``at`` (or, ``stopped``, stopping cleanly);
+        ``url``: the address its site is served at (kept until another is given)."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO heartbeat (id, at, pid, stopped, url) VALUES (1, ?, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET at = excluded.at, pid = excluded.pid, "
+                "stopped = excluded.stopped, url = COALESCE(excluded.url, heartbeat.url)",
+                (at, os.getpid(), int(stopped), url),
+            )
+
+    @_with_io
+    def server_url(self) -> str | None:
+        """The address the last server served its site at, if one said."""
+        if self.schema_version < 2:
+            return None
+        row = self.connection.execute("SELECT url FROM heartbeat").fetchone()
+        return None if row is None else row[0]
+
+    # Host links ------------------------------------------------------------------------------
+
+    @_with_io
+    def add_host_link(
+        self, table_id: str, code_hash: str, host_hash: str, at: float, *, applied: bool
+    ) -> None:
+        """A one-time host link; ``applied``: its host secret is already the table's."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO host_links (code_hash, table_id, host_hash, made_at, applied) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (code_hash, table_id, host_hash, at, int(applied)),
+            )
+
+    @_with_io
+    def host_links_to_apply(self) -> list[tuple[str, str, str]]:
+        """Links ``companion table host-link`` left for the server: (code hash, table, host
+        hash), oldest first."""
+        rows = self.connection.execute(
+            "SELECT code_hash, table_id, host_hash FROM host_links WHERE applied = 0 "
+            "ORDER BY made_at"
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    @_with_io
+    def host_link_applied(self, code_hash: str, *, refused: bool = False) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE host_links SET applied = ? WHERE code_hash = ?",
+                (-1 if refused else 1, code_hash),
+            )
+
+    @_with_io
+    def host_link(self, code_hash: str) -> tuple[str, str, float, int, float | None] | None:
+        """(table, host hash, made at, applied, used at) of a link, or None."""
+        row = self.connection.execute(
+            "SELECT table_id, host_hash, made_at, applied, used_at FROM host_links "
+            "WHERE code_hash = ?",
+            (code_hash,),
+        ).fetchone()
+        return None if row is None else (row[0], row[1], row[2], row[3], row[4])
+
+    @_with_io
+    def use_host_link(self, code_hash: str, at: float) -> bool:
+        """Spend a link; False if it was spent already."""
+        with self._transaction() as db:
+            done = db.execute(
+                "UPDATE host_links SET used_at = ? WHERE code_hash = ? AND used_at IS NULL",
+                (at, code_hash),
+            )
+            return done.rowcount == 1
+
+    @_with_io
+    def heartbeat(self) -> Heartbeat | None:
+        """The last recorded heartbeat, or None (never written, or a database from before it
+        existed, read without migrating)."""
+        if self.schema_version < 2:
+            return None
+        row = self.connection.execute("SELECT at, pid, stopped FROM heartbeat").fetchone()
+        return None if row is None else Heartbeat(float(row[0]), int(row[1]), bool(row[2]))
+
     def _transaction(self) -> _Transaction:
         return _Transaction(self)
 
     # Reading ---------------------------------------------------------------------------------
 
+    @_with_io
     def table_ids(self) -> list[str]:
         rows = self.connection.execute("SELECT id FROM tables ORDER BY created_at, id")
         return [r[0] for r in rows]
 
+    @_with_io
     def load(self, table_id: str) -> Stored:
         db = self.connection
         row = db.execute(
@@ -356,8 +612,12 @@ class Storage:
                 (table_id,),
             )
         }
-        return Stored(table_id, snapshot, after, entries, steps, requests)
+        (last_at,) = db.execute(
+            "SELECT at FROM log WHERE table_id = ? ORDER BY seq DESC LIMIT 1", (table_id,)
+        ).fetchone()
+        return Stored(table_id, snapshot, after, entries, steps, requests, float(last_at))
 
+    @_with_io
     def entries(self, table_id: str) -> list[LogEntry]:
         """The whole log of a table, in order."""
         return [
@@ -374,6 +634,8 @@ class _Transaction:
         self.storage = storage
 
     def __enter__(self) -> sqlite3.Connection:
+        if self.storage.read_only:
+            raise StorageError(f"{self.storage.path} is open for reading only")
         db = self.storage.connection
         try:
             db.execute("BEGIN IMMEDIATE")

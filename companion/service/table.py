@@ -87,12 +87,18 @@ class Table:
         """An imported game held by the pause that followed its start, never resumed since."""
         self.hold_reason: str | None = None
         """Why the table is held, when the service (not the host) paused it."""
+        self.last_at = at
+        """When its latest log entry was made (not part of the snapshot)."""
 
     # Questions -------------------------------------------------------------------------------
 
     @property
     def paused(self) -> bool:
         return self.held
+
+    def clock_runs(self) -> bool:
+        """Whether a deadline is running down (a playing stage with a clock, not paused)."""
+        return self.stage.playing and not self.held and self.deadline is not None
 
     @property
     def turn(self) -> int:
@@ -153,6 +159,7 @@ class Table:
         turn_before = self.turn
         handler(entry, out)
         self.seq = entry.seq
+        self.last_at = max(self.last_at, entry.at)
         if entry.request_id is not None:
             self.requests[entry.request_id] = entry.data
         if self.session is not None:
@@ -179,6 +186,11 @@ class Table:
             # A game with no setup choices starts when the last seat has joined.
             self.session = self.setup.start({})
             self._enter_game_stage(entry.at, out)
+
+    def _on_host_secret(self, entry: LogEntry, out: Applied) -> None:
+        """A new host secret (``companion table host-link``): the old one, and every browser
+        that held it, no longer opens the host controls."""
+        self.host_hash = entry.data["host_hash"]
 
     def _on_reissue(self, entry: LogEntry, out: Applied) -> None:
         self.seats[entry.data["seat"]].token_hash = entry.data["token_hash"]
@@ -305,13 +317,17 @@ class Table:
         self.last_summary = {"kind": kind, **summary}
         self._event(out, kind, at, reason=reason, **summary)
         if (
-            stage.kind is StageKind.TURN
+            reason in ("move", "ready")
+            and stage.kind is StageKind.TURN
             and session.stage() == stage
             and self.acting() == acting
             and self.turn == turn
         ):
             # A move that did not end the turn (a game may take a turn in several moves): the
-            # same seat goes on, on the same clock (a passed deadline ends the turn next).
+            # same seat goes on, on the same clock (a passed deadline ends the turn next). A
+            # turn the clock or the host ended that the game gives back to the same seat (a
+            # game without a pass) begins again below, on a fresh clock: else the passed
+            # deadline would end it again and again.
             self.ready = set()
             self.submissions = {}
             return

@@ -75,7 +75,15 @@
       source.close();
       panel.innerHTML = '<p class="error">This seat was given to another phone. Ask the host for a new link.</p>';
     });
-    source.onerror = function () { panel.dataset.connected = "no"; };  // EventSource reconnects by itself
+    source.onerror = function () {
+      panel.dataset.connected = "no";  // EventSource reconnects by itself after a dropped line
+      if (source.readyState === EventSource.CLOSED) {
+        // Refused (too many live screens: 429 or 503): say so, and try again in 30 s.
+        panel.dataset.refused = "yes";
+        setTimeout(function () { connect(url); }, 30000);
+      }
+    };
+    source.onopen = function () { delete panel.dataset.refused; };
   }
 
   // Sending. Every action carries an id of its own (request_id), sent again with each retry, so

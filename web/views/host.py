@@ -5,9 +5,19 @@ host secret (see web.security)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion import games
@@ -30,14 +40,36 @@ bp = Blueprint("host", __name__)
 @bp.route("/t/<table_id>/host/login", methods=["GET", "POST"])
 @limiter.limit(join_limit, deduct_when=failed)
 def login(table_id: str) -> str:
-    """The host link (``?secret=...``) or the secret typed into the form."""
+    """The host secret typed into the form (a POST body: never a URL a log or the browser's
+    history keeps; a secret in the query string is not read)."""
     table_or_404(table_id)
-    secret = request.values.get("secret", "")
-    if not secret and request.method == "GET":
+    if request.method == "GET":
         return render_template("host_login.html", table_id=table_id)
-    if not service().check_host(table_id, secret):
+    if not service().check_host(table_id, request.form.get("secret", "")):
         raise PageError(403, "That is not this table's host secret.")
-    remember_host(table_id, secret)
+    remember_host(table_id)
+    return _holding(table_id)
+
+
+@bp.route("/t/<table_id>/host/link/<code>", methods=["GET", "POST"])
+@limiter.limit(join_limit, deduct_when=failed)
+def link(table_id: str, code: str) -> str:
+    """A one-time host link: opened (GET) it asks, confirmed (POST) it is spent and this
+    browser holds the host controls. A link preview or a prefetch spends nothing."""
+    table_or_404(table_id)
+    if request.method == "GET":
+        return render_template("host_link.html", table_id=table_id)
+    if not service().use_host_link(table_id, code):
+        raise PageError(
+            403,
+            "This host link has been used, or replaced by a newer one, or is more than a day "
+            "old. On the server, 'companion table host-link TABLE' makes a new one.",
+        )
+    remember_host(table_id)
+    return _holding(table_id)
+
+
+def _holding(table_id: str) -> str:
     return render_template(
         "continue.html",
         message="You hold this table's host controls on this device.",
@@ -100,7 +132,7 @@ def act(table_id: str, action: str) -> str | BaseResponse:
     elif action == "skip":
         tables.skip(table_id)
     elif action == "extend":
-        tables.extend(table_id, _number(request.form.get("seconds", "")))
+        tables.extend(table_id, _seconds(request.form.get("seconds", "")))
     elif action == "correct":
         tables.correct(table_id, request.form.get("text", ""), request.form.get("reason", ""))
     elif action == "undo":
@@ -113,9 +145,11 @@ def act(table_id: str, action: str) -> str | BaseResponse:
             raise PageError(409, "This server runs no panel or camera.")
         running.follow(table_id)
     elif action == "new":
-        return _new_table(table_id)
+        page = make_response(_new_table(table_id))
+        page.headers["Cache-Control"] = "no-store"  # it shows the new table's host secret
+        return page
     elif action == "reissue":
-        seat = int(_number(request.form.get("seat", "")))
+        seat = _seat(request.form.get("seat", ""))
         token = tables.reissue(table_id, seat)
         link = panels.public_url("seat.rejoin", table_id=table_id, seat=seat, token=token)
         return render_template(
@@ -171,20 +205,38 @@ def _new_table(table_id: str) -> str:
     new_id, secret = service().create_table(
         form.get("name", ""), players, options=options, game=game.name, turn_clock=clock
     )
-    remember_host(new_id, secret)
-    host_link = panels.public_url("host.login", table_id=new_id, secret=secret)
-    return render_template(
+    remember_host(new_id)
+    code = service().make_host_link(new_id)
+    host_link = panels.public_url("host.link", table_id=new_id, code=code)
+    page = render_template(
         "new_table.html",
         table_id=new_id,
         name=service().view(new_id)["name"],
         screen=panels.public_url("table.screen", table_id=new_id),
         host_link=host_link,
+        qr=panels.qr_svg(host_link),
+        secret=secret,
+        login=panels.public_url("host.login", table_id=new_id),
         attached=_attachments(new_id),
     )
+    return page
 
 
-def _number(text: str) -> float:
+def _seat(text: str) -> int:
+    """A seat number as the form sends it: whole digits only (not ``2.5``, ``nan`` or ``1e309``,
+    which once re-issued seat 2 or failed with a server error)."""
+    given = text.strip()
+    if not (given.isascii() and given.isdigit() and len(given) <= 3):
+        raise PageError(400, f"Choose a seat by its number, such as 2 (not {text[:20]!r}).")
+    return int(given)
+
+
+def _seconds(text: str) -> float:
+    """A number of seconds: a finite number (``nan``, ``inf`` and ``1e309`` are none)."""
     try:
-        return float(text)
+        seconds = float(text)
     except ValueError:
-        raise PageError(400, f"{text!r} is not a number") from None
+        seconds = math.nan
+    if not math.isfinite(seconds):
+        raise PageError(400, f"{text[:20]!r} is not a number of seconds (such as 60).")
+    return seconds
