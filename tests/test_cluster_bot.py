@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from companion.cluster_peg import bot
 from companion.cluster_peg.atoms import Colour
 from companion.cluster_peg.bot import Level, choose
-from companion.cluster_peg.evaluation import distance
+from companion.cluster_peg.evaluation import SCALE, distance
 from companion.cluster_peg.game import Game
 from companion.cluster_peg.moves import legal_moves
 from companion.cluster_peg.players import (
@@ -21,7 +21,7 @@ from companion.cluster_peg.players import (
     RandomPlayer,
     play_match,
 )
-from companion.cluster_peg.position import setup
+from companion.cluster_peg.position import Position, setup
 from companion.cluster_peg.settings import HouseRules
 from companion.errors import StateError
 
@@ -70,7 +70,7 @@ def test_every_level_answers_from_every_setup(level):
 
 def test_the_time_limit_is_real_the_search_stops_and_answers_with_a_legal_move():
     # Each read of the clock says another 10 ms went by: a 0.5 s limit allows some 50 reads,
-    # far too few for the expert's four moves ahead from the interlocked setup.
+    # far too few for the expert to look four moves ahead from the interlocked setup.
     clock = SteppingClock(0.01)
     choice = choose(setup("64B"), level=Level.EXPERT, seconds=0.5, clock=clock)
     assert choice.timed_out
@@ -167,3 +167,30 @@ def test_a_match_with_swap_exchanges_the_players():
         setup("46"), red, blue, rules=HouseRules(swap=True), swap_if=lambda position: True
     )
     assert outcome.swapped
+
+
+# From a game the expert (Blue) lost to the greedy player on 46 (seed 1972): Red to move has
+# one peg left to place and a good hole beside the group in reach (Red won with a6-a5).
+ONE_MOVE_FROM_THE_GOAL = "46 1r3R1/1RrRrR/1rRr1r1/BR4/1b1b1b1/bBbBb1/1B2BB1 r"
+
+
+def test_a_player_one_move_from_the_goal_with_the_move_in_hand_wins_at_the_leaf():
+    position = Position.parse(ONE_MOVE_FROM_THE_GOAL)
+    occupied = position.occupied
+    assert distance(position.board, *position.tall_short(Colour.RED), occupied) == SCALE
+    search = bot._Search(position.board, seed=0, noise=0, deadline=float("inf"), clock=lambda: 0.0)
+    # The search's horizon no longer hides the win: the leaf scores it, one ply on.
+    assert search.leaf(position.pegs, True, 3) == bot.WIN - 4
+    # The same distances with the other player to move are a race, not a win: the move in
+    # hand counts half a move, the threat a move.
+    blue_view = search.leaf(position.pegs, False, 3)
+    assert -bot.WIN // 2 < blue_view < 0
+
+
+def test_p5_11_the_expert_counts_the_first_movers_tempo_and_swaps_after_a2xc3_on_46():
+    # 46 is a race from two camps (P3.2, self-play): after Red's a2*c3 Red is a move ahead.
+    # On the same search budget (a clock that moves 20 ms a read) the expert used to keep
+    # Blue; counting the move in hand, it takes Red's side.
+    game = Game(setup("46"))
+    game.play("a2*c3")
+    assert bot.should_swap(game.position, seconds=1.0, clock=SteppingClock(0.02))

@@ -229,6 +229,31 @@ def test_glare_makes_what_it_covers_unknown_never_something(small: State) -> Non
     assert tally.wrong == [] and tally.occluded_wrong == []
 
 
+def test_glare_varying_across_a_dark_tile_is_taken_off_where_it_falls(small: State) -> None:
+    """A broad highlight over dark-printed tiles lifts one side of a tile more than the other.
+    Taking the tile's median lift off everywhere left its dim side below black (hue gone
+    wild: surrounds "covered", a blue claim read aqua); only the least lift the tile's field
+    shows comes off the whole tile, the rest slot by slot (issue 18's benchmark, pictures 36
+    and 39: 67 % of slots right here before, 90 % after)."""
+    glared = dataclasses.replace(FINE, glare=1, glare_strength=0.6, dark_tiles=0.6, seed=6)
+    tally = _tally(render(small, glared))
+    assert tally.wrong == [] and tally.occluded_wrong == []
+    assert tally.right >= 0.88 * tally.visible, tally.unknown
+
+
+def test_a_highlights_even_halo_on_the_card_is_taken_off_and_colours_read() -> None:
+    """A halo lifting the card's swatches by up to a quarter of paper white, evenly across
+    each: the black squares say how much, so colours are read, and none wrong (issue 18's
+    benchmark, picture 5: no claim or unit had been read on the whole board)."""
+    board = boards(6)[5]
+    rendered = render(sample_state(board.state_seed, board.players), board.conditions)
+    found = recognize(rendered.image, expected=list(rendered.tiles))
+    assert not any("calibration card" in note for note in found.notes)
+    tally = _tally(rendered, found)
+    assert tally.wrong == [] and tally.occluded_wrong == []
+    assert tally.right >= 0.95 * tally.visible, tally.unknown
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(12))
 def test_random_conditions_never_give_a_confident_wrong_reading(state: State, seed: int) -> None:

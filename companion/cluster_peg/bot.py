@@ -34,6 +34,12 @@ CHECK_EVERY = 64
 """Positions searched between looks at the clock."""
 DEFAULT_SECONDS = 2.0
 """The default time a bot has for a move (a house rule; set for a Raspberry Pi 4)."""
+TEMPO = SCALE // 2
+"""The move in hand: at a leaf, the player to move is half a move nearer the goal than the
+distances say (the first mover's advantage in a race, P3.2)."""
+THREAT = SCALE
+"""At a leaf, the player who just moved can win with their next move and the player to move
+cannot win now: the player to move must spend a move on stopping it, if they can."""
 
 
 class Level(enum.Enum):
@@ -69,7 +75,7 @@ for _level, _depth, _noise, _explain in (
     (Level.EASY, 1, SCALE, "looks one move ahead"),
     (Level.MEDIUM, 2, 2, "looks at your best answer to each of its moves"),
     (Level.HARD, 3, 2, "looks three moves ahead"),
-    (Level.EXPERT, 4, 2, "looks four moves ahead, or as far as its time allows"),
+    (Level.EXPERT, 16, 2, "looks as many moves ahead as its time allows"),
 ):
     _level.depth = _depth
     _level.noise = _noise
@@ -119,9 +125,11 @@ class _Search:
         self.history = [0] * (1 << (2 * movegen.SHIFT))
         """Per move code, minus how often it cut the search short (sorting puts it first)."""
         self.shapes: dict[tuple[int, int], tuple[int, int, int]] = {}
+        self.killers: list[list[int]] = [[-1, -1] for _ in range(64)]
+        """Per ply, the last two moves that cut the search short there (tried early)."""
         balls(board)  # build the distance tables outside the timed search
 
-    def leaf(self, pegs: tuple[int, int, int, int], red: bool) -> int:
+    def leaf(self, pegs: tuple[int, int, int, int], red: bool, ply: int) -> int:
         rt, rs, bt, bs = pegs
         occupied = rt | rs | bt | bs
         board = self.board
@@ -140,7 +148,14 @@ class _Search:
         blue_distance, need, main = blue_shape
         if need and need.bit_count() <= DETAIL:
             blue_distance += detail(board, bt, need, main, occupied)
-        score = blue_distance - red_distance if red else red_distance - blue_distance
+        mine, theirs = (red_distance, blue_distance) if red else (blue_distance, red_distance)
+        # A distance of exactly one move means one peg left to place and a good hole beside
+        # the group in reach now (evaluation.detail): the player to move wins with it.
+        if mine == SCALE:
+            return WIN - ply - 1
+        score = theirs - mine + TEMPO
+        if theirs == SCALE:
+            score -= THREAT
         if self.noise:
             score += hash((self.seed, pegs)) % (self.noise + 1) * (1 if red else -1)
         return score
@@ -153,8 +168,12 @@ class _Search:
             return False
         return connected(board, tall | short)
 
-    def ordered(self, moves: list[int], first: int | None) -> list[int]:
+    def ordered(self, moves: list[int], first: int | None, ply: int) -> list[int]:
         moves.sort(key=self.history.__getitem__)
+        for killer in reversed(self.killers[ply]):
+            if killer != first and killer in moves:
+                moves.remove(killer)
+                moves.insert(0, killer)
         if first is not None and first in moves:
             moves.remove(first)
             moves.insert(0, first)
@@ -173,7 +192,7 @@ class _Search:
         if self.nodes % CHECK_EVERY == 0 and self.clock() > self.deadline:
             raise _OutOfTime
         if depth == 0:
-            return self.leaf(pegs, red)
+            return self.leaf(pegs, red, ply)
         key = (pegs, red)
         entry = self.table.get(key)
         first = None
@@ -187,7 +206,7 @@ class _Search:
                 if flag == UPPER and entry_score <= alpha:
                     return entry_score
         board = self.board
-        moves = self.ordered(movegen.generate(board, pegs, red), first)
+        moves = self.ordered(movegen.generate(board, pegs, red), first, ply)
         original_alpha = alpha
         best = -WIN * 2
         best_move = moves[0]
@@ -210,6 +229,9 @@ class _Search:
                     alpha = score
                     if alpha >= beta:
                         self.history[move] -= depth * depth
+                        killers = self.killers[ply]
+                        if killers[0] != move:
+                            killers[1], killers[0] = killers[0], move
                         break
         flag = EXACT
         if best <= original_alpha:

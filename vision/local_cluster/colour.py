@@ -21,8 +21,12 @@ CARD_SCALE = 1.0
 """Pixels per millimetre of the card's top-down copy."""
 PROBE_INSET = 2.0
 """Swatches and their black squares are read this far (mm) inside their edges: blur."""
-CARD_GLARE_MOST = 0.15
-"""Glare adding more than this share of paper white to a swatch: the card is unusable."""
+CARD_GLARE_MOST = 0.3
+"""Glare adding more than this share of paper white to a swatch: the card is unusable.
+Below it, glare even across a swatch is taken off exactly (its black square says how much;
+uneven glare is caught by ``SWATCH_SPREAD``). It was 0.15: issue 18's benchmark, picture 5,
+had a highlight's halo lift the card's swatches by 0.08-0.24, evenly, and read no colour on
+the whole board; read with it taken off, none of its claims or units is wrong."""
 SWATCH_SPREAD = 0.25
 """A swatch whose four sides (the medians of the ring around its black square, side by
 side) differ in luminance by more than this share, and ``SWATCH_SPREAD_LEAST``, is under
@@ -52,7 +56,9 @@ PAPER = 1.0
 def lab(rgb_linear: Floats) -> Floats:
     """Linear R, G, B (last axis; white = 1) to CIE Lab."""
     shape = rgb_linear.shape
-    flat = np.clip(rgb_linear.reshape(-1, 1, 3), 0, 4).astype(np.float32)
+    # One row, not one column: OpenCV converts row by row, and a column of 100,000 one-pixel
+    # rows took 12 of a 1080p scan's 20 ms in ``slots.light`` (a row: 1 ms).
+    flat = np.clip(rgb_linear.reshape(1, -1, 3), 0, 4).astype(np.float32)
     out: Floats = cv2.cvtColor(flat, cv2.COLOR_LRGB2Lab).reshape(shape)
     return out
 

@@ -58,9 +58,16 @@ noise: only claims and units are read, and no slot as empty. (At 0.78 px/mm with
 blur issue 18's benchmark read an empty mineral slot as a token.)"""
 EDGE_TO_SIGMA = 2.56
 """A Gaussian blur's 10-90 % edge is this many sigmas wide."""
-GLARE_TILE_MOST = 0.08
-"""Glare adding more than this share of paper white over a whole tile: its slots are
-unknown."""
+GLARE_TILE_MOST = 0.14
+"""Glare adding more than this share of paper white over a whole tile (the median of its
+bare field): its slots are unknown. (0.08 before issue 18's benchmark showed tiles under a
+lamp's broad halo read right once glare is taken off where it falls; each slot still
+refuses more than ``slots.GLARE_MOST`` left around it.)"""
+FIELD_LOW = 10
+"""Glare is taken off a whole tile only as far as this percentile of its bare field shows
+it: a highlight falls off across a tile, and taking its median off everywhere pushed the
+tile's dim side below black (then no surround looked like bare tile, and a dark token's
+colour turned). What remains is taken off slot by slot (:func:`slots.light`)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -332,13 +339,16 @@ def read_tiles(
         card_strip = float(np.median(np.percentile(seen, 90, axis=1)))
     parts: dict[int, Floats] = {}
     backgrounds = np.zeros(len(tiles))
+    lows = np.zeros(len(tiles))
     strips = np.zeros(len(tiles))
     for v, lay in layouts.items():
         count = len(order[v]) * len(lay.points)
         part = rgb[at : at + count].reshape(len(order[v]), len(lay.points), 3)
         at += count
         parts[v] = part
-        backgrounds[order[v]] = np.median(luminance(part[:, lay.field]), axis=1)
+        field = luminance(part[:, lay.field])
+        backgrounds[order[v]] = np.median(field, axis=1)
+        lows[order[v]] = np.percentile(field, FIELD_LOW, axis=1)
         strips[order[v]] = np.percentile(luminance(part[:, lay.strip]), 90, axis=1)
     # Each tile's light comes from its white square, as the card's identical squares
     # calibrate it: blur leaves the middle of a w mm white strip between black and dark
@@ -356,8 +366,8 @@ def read_tiles(
     card_keep = _kept(half, sigma / _scales(card_hs)) if len(card_hs) else np.ones(1)
     calibration = card_strip / max(float(np.median(card_keep)), 1e-3)
     levels = strips / np.maximum(calibration * _kept(half, sigma / _scales(hs)), 1e-6)
-    lift = np.maximum(backgrounds - tile_luminance * levels, 0).astype(np.float32)
-    glared = lift / np.maximum(levels, 1e-6) > GLARE_TILE_MOST
+    glared = (backgrounds - tile_luminance * levels) / np.maximum(levels, 1e-6) > GLARE_TILE_MOST
+    lift = np.maximum(lows - tile_luminance * levels, 0).astype(np.float32)
     dark = levels <= 0.01 / max(float(card.white.max()), 1e-6)
     out: list[tuple[SlotReading, ...] | str] = [
         "glare over the tile: its slots are unknown (move the lamp, or shade the board)"
