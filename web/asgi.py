@@ -168,14 +168,10 @@ class Site:
         """Let Flask check the stream (the table, the seat, the bounds); then run it here."""
         loop = asyncio.get_running_loop()
         streams: live.OpenStreams = self.app.extensions["companion_streams"]
-        client = (scope.get("client") or ("unknown", 0))[0]
-        refused = streams.refusal(
-            client,
-            per_client=int(self.app.config["STREAMS_PER_CLIENT"]),
-            total=int(self.app.config["STREAMS_TOTAL"]),
-        )
+        refused = self.stream_refusal((scope.get("client") or ("unknown", 0))[0])
         if refused is not None:
-            # Refused before any Flask work: a client that asks again and again costs little.
+            # Refused before any Flask work (most are refused earlier still, by the protocol:
+            # web.stream_guard); a client that asks again and again costs little.
             await _refuse(scope, send, refused)
             return
         environ = wsgi_environ(scope)
@@ -193,6 +189,15 @@ class Site:
         finally:
             streams.release(plan.client)
             await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    def stream_refusal(self, client: str) -> PageError | None:
+        """Why a new live stream from ``client`` would be refused now (None: it would not)."""
+        streams: live.OpenStreams = self.app.extensions["companion_streams"]
+        return streams.refusal(
+            client,
+            per_client=int(self.app.config["STREAMS_PER_CLIENT"]),
+            total=int(self.app.config["STREAMS_TOTAL"]),
+        )
 
     def _call(self, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
         """Run the Flask app for one request in this thread; its status, headers and body."""
@@ -365,11 +370,23 @@ class Server(uvicorn.Server):
         self.should_exit = True
 
 
+def http_protocol() -> type[asyncio.Protocol] | str:
+    """uvicorn's httptools protocol with the stream guard (web.stream_guard) where httptools is
+    installed (Linux x86_64 and aarch64); elsewhere uvicorn's choice, whose requests the app
+    bounds itself (:meth:`Site._stream`)."""
+    try:
+        from web.stream_guard import GuardedHttpToolsProtocol
+    except ImportError:
+        return "auto"
+    return GuardedHttpToolsProtocol
+
+
 def make_server(site: Site, *, host: str, port: int) -> tuple[Server, socket.socket]:
     """A uvicorn server for ``site`` and its listening socket (``port`` 0: a free one)."""
     sock = socket.create_server((host, port), reuse_port=False)
     config = uvicorn.Config(
         site,
+        http=http_protocol(),
         lifespan="on",
         log_level="warning",
         access_log=False,  # no request line (or its query string) lands in a log
