@@ -18,6 +18,7 @@ hanging.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import threading
 from collections.abc import Callable, Iterator
@@ -119,11 +120,15 @@ def stop(app: Flask, timeout: float = 2 * POLL + 1) -> bool:
 
 
 def _message(kind: str, data: str, event_id: int | None = None) -> str:
-    lines = [f"event: {kind}"]
-    if event_id is not None:
-        lines.append(f"id: {event_id}")
-    lines.extend(f"data: {line}" for line in data.splitlines() or [""])
-    return "\n".join(lines) + "\n\n"
+    head = f"event: {kind}\n" if event_id is None else f"event: {kind}\nid: {event_id}\n"
+    return head + _data_lines(data) + "\n\n"
+
+
+@functools.lru_cache(maxsize=32)
+def _data_lines(data: str) -> str:
+    """``data`` as the ``data:`` lines of a message. The table screens' streams all send the
+    same shared panel (hundreds of lines), so it is cut into lines once, not once per screen."""
+    return "\n".join(f"data: {line}" for line in data.splitlines() or [""])
 
 
 def _tick(event: Event) -> str:
