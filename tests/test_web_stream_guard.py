@@ -10,6 +10,7 @@ its raw bytes goes to the app, which applies the same bounds.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 from collections.abc import Iterator
@@ -216,3 +217,58 @@ def test_the_refusal_is_a_whole_response_that_closes_the_connection() -> None:
 def test_the_server_uses_the_guard_where_httptools_is_installed() -> None:
     pytest.importorskip("httptools")
     assert asgi.http_protocol() is GuardedHttpToolsProtocol
+
+
+# Table screens share their renders (web/asgi.py: Site._render_shared) ------------------------
+
+
+def _until_panel(sock: socket.socket, seen: bytes = b"") -> bytes:
+    """Read until one more whole ``panel`` message than ``seen`` holds has arrived (each
+    message is a chunk of the chunked response: it ends with a blank line, then CRLF)."""
+    data = seen
+    wanted = seen.count(b"event: panel") + 1
+    while data.count(b"event: panel") < wanted or not data.endswith(b"\n\n\r\n"):
+        chunk = sock.recv(65536)
+        assert chunk, "the stream ended"
+        data += chunk
+    return data
+
+
+def test_table_screens_render_a_change_together_in_one_trip(
+    service: TableService, table_id: str
+) -> None:
+    app = make_app(service)
+    with BackgroundServer(app) as running:
+        screens = [
+            _ask(running.port, f"/t/{table_id}/events", f"127.0.0.{21 + n}") for n in range(3)
+        ]
+        seen = [_until_panel(sock) for sock in screens]
+        trips: list[int] = []
+        steps_in_request = running.site._steps_in_request
+
+        def counted(environ: Any, steps: Any) -> Any:
+            trips.append(len(steps))
+            return steps_in_request(environ, steps)
+
+        running.site._steps_in_request = counted  # type: ignore[method-assign]
+        service.join(table_id, 1, "Ann")  # the table panel now shows her seat taken
+        after = [_until_panel(sock, before) for sock, before in zip(screens, seen, strict=True)]
+        for sock in screens:
+            sock.close()
+    for text in after:
+        assert "Ann" in text.decode().rsplit("event: panel", 1)[1]
+    assert sum(trips) == 3 and len(trips) < 3, trips  # each screen's step, in fewer trips
+
+
+def test_a_failing_step_fails_only_its_own_stream() -> None:
+    async def run() -> list[Any]:
+        loop = asyncio.get_running_loop()
+        futures: list[asyncio.Future[Any]] = [loop.create_future() for _ in range(3)]
+        futures[2].cancel()  # that stream ended while its step ran
+        done: asyncio.Future[Any] = loop.create_future()
+        done.set_result([(["a"], False), ValueError("gone"), (["c"], False)])
+        asgi._settle_batch(futures, done)
+        return [futures[0].result(), futures[1].exception(), futures[2].cancelled()]
+
+    first, error, cancelled = asyncio.run(run())
+    assert first == (["a"], False) and isinstance(error, ValueError) and cancelled

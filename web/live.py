@@ -249,6 +249,9 @@ class AsyncPlan:
     client: str
     keepalive: float
     coalesce: float
+    shared: bool = False
+    """Whether its panel is the same for every viewer (a table screen's): its renders may run
+    together with the other shared streams' of its table, in one request context."""
 
 
 def _stream(
@@ -256,6 +259,8 @@ def _stream(
     render: Callable[[], str | None],
     concerns: Callable[[Event], bool] = lambda event: True,
     buzzer: TableBuzzer | None = None,
+    *,
+    shared: bool = False,
 ) -> Response:
     streams: OpenStreams = current_app.extensions["companion_streams"]
     client = request.remote_addr or "unknown"
@@ -269,7 +274,9 @@ def _stream(
     coalesce = float(current_app.config["SSE_COALESCE"])
     if ASYNC_STREAM in request.environ:
         # web.asgi runs it as a coroutine (and releases the slot when it ends).
-        request.environ[ASYNC_STREAM] = AsyncPlan(table_id, core, client, keepalive, coalesce)
+        request.environ[ASYNC_STREAM] = AsyncPlan(
+            table_id, core, client, keepalive, coalesce, shared
+        )
         return _headers(Response(status=200, mimetype="text/event-stream"))
     subscription = service().subscribe(table_id)
     stop: threading.Event = current_app.extensions["companion_stop"]
@@ -314,7 +321,7 @@ def table_events(table_id: str) -> Response:
     """The table screen's stream (anyone may watch the table)."""
     table_or_404(table_id)
     buzzer = TableBuzzer(table_id)
-    return _stream(table_id, buzzer.render, buzzer=buzzer)
+    return _stream(table_id, buzzer.render, buzzer=buzzer, shared=True)
 
 
 @bp.get("/t/<table_id>/seat/events")
