@@ -340,7 +340,11 @@ def _settle_batch(
     futures: list[asyncio.Future[Step]], done: asyncio.Future[list[Step | BaseException]]
 ) -> None:
     """Hand each stream of a batch its own result (or error)."""
-    error = done.exception() if not done.cancelled() else asyncio.CancelledError()
+    if done.cancelled():
+        for future in futures:
+            future.cancel()
+        return
+    error = done.exception()
     results: list[Step | BaseException] = (
         [error] * len(futures) if error is not None else done.result()
     )
