@@ -8,7 +8,7 @@ import pytest
 from cluster_helpers import drawn, played_positions
 from hypothesis import given, settings
 
-from companion.cluster_peg import bot
+from companion.cluster_peg import bot, movegen
 from companion.cluster_peg.atoms import Colour
 from companion.cluster_peg.bot import Level, choose
 from companion.cluster_peg.evaluation import SCALE, distance, winning_moves
@@ -228,3 +228,24 @@ def test_p5_11_the_expert_counts_the_first_movers_tempo_and_swaps_after_a2xc3_on
     game = Game(setup("46"))
     game.play("a2*c3")
     assert bot.should_swap(game.position, seconds=1.0, clock=SteppingClock(0.02))
+
+
+@pytest.mark.parametrize("name", ["46", "64A"])
+def test_p5_11_under_swap_reds_first_move_leaves_the_sides_most_nearly_even(name):
+    # The windowed search for the most even first move finds a move exactly as even as the
+    # best found by searching every move in full, preferring the one that leaves Blue no
+    # reason to swap (Red's side not the better one).
+    start = setup(name)
+    moves = movegen.generate(start.board, start.pegs, True)
+
+    def search():
+        return bot._Search(start.board, seed=0, noise=0, deadline=float("inf"), clock=lambda: 0)
+
+    full = search()
+    exact = {
+        move: -full.negamax(movegen.apply(start.pegs, move), False, 1, -bot.WIN, bot.WIN, 1)
+        for move in moves
+    }
+    wanted = max(-2 * abs(score) + (score <= 0) for score in exact.values())
+    chosen, score, _ = search().root(start.pegs, True, 2, list(moves), pie=True)
+    assert score == wanted == -2 * abs(exact[chosen]) + (exact[chosen] <= 0)

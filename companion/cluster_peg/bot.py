@@ -267,7 +267,11 @@ class _Search:
         score (a bound for all but the best), best first.
 
         ``pie``: the opponent may swap after this move (P5.11), taking the position for
-        themselves if it is better, so a move is worth minus the size of its score."""
+        themselves if it is better, so a move is worth minus the size of its score: the
+        best leaves the sides most nearly even. Each move is searched only in the window
+        of scores nearer even than the best so far (a move outside it is no better), and a
+        move that leaves the other side the better one by as much as the best is worth a
+        point more (it gives the opponent no reason to swap)."""
         alpha, beta = -WIN * 2, WIN * 2
         scored: list[tuple[int, int]] = []
         best_move, best = moves[0], -WIN * 2
@@ -276,8 +280,12 @@ class _Search:
             if self.won(child, red):
                 score = WIN
             elif pie:
-                exact = -self.negamax(child, not red, depth - 1, -WIN * 2, WIN * 2, 1)
-                score = -abs(exact)
+                bound = -best // 2 + 1 if best > -WIN * 2 else WIN * 2
+                exact = -self.negamax(child, not red, depth - 1, -bound, bound, 1)
+                if -bound < exact < bound:
+                    score = -2 * abs(exact) + (1 if exact <= 0 else 0)
+                else:
+                    score = -2 * bound  # no nearer even than the best
             else:
                 score = -self.negamax(child, not red, depth - 1, -beta, -alpha, 1)
             scored.append((score, move))
