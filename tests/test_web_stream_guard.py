@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -103,6 +104,30 @@ def test_a_stream_over_the_bound_of_its_address_is_refused_at_the_connection(
     assert reached == [path] * PER_CLIENT  # the refused one never reached the app
     for sock in held:
         sock.close()
+
+
+def test_refusals_of_a_client_that_asks_again_at_once_are_spread_out(
+    service: TableService, table_id: str
+) -> None:
+    """Each refusal is answered after a random wait up to the spread (0.6 s here), so a client
+    that asks again as soon as it is refused does not come back all in the same millisecond."""
+    app: Flask = make_app(
+        service, STREAMS_PER_CLIENT=PER_CLIENT, STREAMS_TOTAL=100, STREAM_REFUSAL_SPREAD=0.6
+    )
+    with BackgroundServer(app) as running:
+        path = f"/t/{table_id}/events"
+        held = _open(running.port, path, CROWD, PER_CLIENT)
+        began = time.monotonic()
+        asked = [_ask(running.port, path, CROWD) for _ in range(12)]
+        answered = []
+        for sock in asked:
+            status, _, _ = _to_the_end(sock)
+            assert status == 429
+            answered.append(time.monotonic() - began)
+        assert max(answered) < 0.6 + 0.5  # never a hang
+        assert max(answered) - min(answered) > 0.15  # not all at once
+        for sock in held:
+            sock.close()
 
 
 def test_a_script_asking_for_json_gets_the_refusal_as_json(

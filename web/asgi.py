@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import functools
 import json
+import random
 import socket
 import sys
 import threading
@@ -201,6 +202,11 @@ class Site:
             per_client=int(self.app.config["STREAMS_PER_CLIENT"]),
             total=int(self.app.config["STREAMS_TOTAL"]),
         )
+
+    def refusal_delay(self) -> float:
+        """How long to wait before answering a refused stream: random, up to the spread."""
+        spread = float(self.app.config["STREAM_REFUSAL_SPREAD"])
+        return random.uniform(0, spread) if spread > 0 else 0.0
 
     def _call(self, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
         """Run the Flask app for one request in this thread; its status, headers and body."""

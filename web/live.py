@@ -43,6 +43,10 @@ STREAMS_PER_CLIENT = 8
 forgot (players behind one Wi-Fi address have their own addresses on the table's network)."""
 STREAMS_TOTAL = 64
 """Live streams the server holds in all: 8 phones, 20 table or spectator screens, and room."""
+REFUSAL_SPREAD = 1.0
+"""Seconds over which refusals of live streams are spread (each answered after a random wait
+up to this): a client that asks again at once when refused, with many streams, is drawn out
+over time instead of arriving in one burst each second (:mod:`web.stream_guard`)."""
 RETRY_AFTER = 30
 """Seconds a refused stream is told to wait before trying again."""
 
@@ -107,6 +111,7 @@ class OpenStreams:
 def init_app(app: Flask) -> None:
     app.config.setdefault("STREAMS_PER_CLIENT", STREAMS_PER_CLIENT)
     app.config.setdefault("STREAMS_TOTAL", STREAMS_TOTAL)
+    app.config.setdefault("STREAM_REFUSAL_SPREAD", REFUSAL_SPREAD)
     app.extensions.setdefault("companion_stop", threading.Event())
     app.extensions.setdefault("companion_streams", OpenStreams())
     app.register_blueprint(bp)

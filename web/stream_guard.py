@@ -38,6 +38,8 @@ class Guarded(Protocol):
 
     def stream_refusal(self, client: str) -> PageError | None: ...
 
+    def refusal_delay(self) -> float: ...
+
 
 @functools.lru_cache(maxsize=16)
 def _refusal_head_and_body(
@@ -123,12 +125,22 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         if refused is None:
             return False
         self.refused = True
-        self.transport.write(
-            refusal_response(
-                refused,
-                as_json=wants_json(self.headers),
-                default_headers=self.server_state.default_headers,
-            )
+        response = refusal_response(
+            refused,
+            as_json=wants_json(self.headers),
+            default_headers=self.server_state.default_headers,
         )
-        self.transport.close()
+        delay = guard.refusal_delay()
+        if delay > 0:
+            # Answered after a random wait (nothing is read meanwhile): a client that asks
+            # again as soon as it is refused is spread out instead of coming back in a burst.
+            self.transport.pause_reading()
+            self.loop.call_later(delay, self._answer_refusal, response)
+        else:
+            self._answer_refusal(response)
         return True
+
+    def _answer_refusal(self, response: bytes) -> None:
+        if not self.transport.is_closing():
+            self.transport.write(response)
+            self.transport.close()
