@@ -38,26 +38,22 @@ from companion.local_cluster.state import State
 from vision.errors import VisionError
 from vision.local_cluster import printing
 from vision.local_cluster.kit import RGB, Kit, Point, SlotSpec, load_kit
+from vision.photograph import (
+    MATS,
+    PAPERS,
+    SKINS,
+    camera,
+    glare_field,
+    photograph,
+    rotation,
+    to_linear,
+    to_srgb,
+)
 
 Image = npt.NDArray[np.uint8]
 Floats = npt.NDArray[np.float32]
 Matrix = npt.NDArray[np.float64]
 
-MATS: dict[str, RGB] = {
-    "wood": (150, 112, 78),
-    "dark wood": (82, 56, 40),
-    "green felt": (40, 92, 52),
-    "grey": (128, 128, 124),
-    "white cloth": (228, 228, 222),
-    "black mat": (26, 26, 28),
-    "blue mat": (40, 60, 112),
-}
-PAPERS: dict[str, RGB] = {
-    "bright white": (255, 255, 255),
-    "white": (246, 246, 242),
-    "cream": (250, 244, 226),
-    "recycled grey": (232, 232, 226),
-}
 SLEEVES: tuple[RGB, ...] = (
     (18, 18, 20),
     (26, 30, 58),
@@ -65,13 +61,6 @@ SLEEVES: tuple[RGB, ...] = (
     (66, 20, 30),
     (22, 48, 30),
     (34, 38, 54),  # the tile's own dark blue-grey
-)
-SKINS: tuple[RGB, ...] = (
-    (236, 196, 174),
-    (214, 168, 142),
-    (176, 124, 96),
-    (120, 80, 58),
-    (84, 56, 42),
 )
 BOARD_EDGES: tuple[RGB, ...] = ((200, 196, 186), (60, 58, 56), (232, 230, 224))
 CARD_GAP = (25.0, 70.0)
@@ -205,50 +194,22 @@ class Rendered:
 # Colour ----------------------------------------------------------------------------------------
 
 
-def _to_linear(rgb: Any) -> Any:
-    v = np.asarray(rgb, np.float64) / 255.0
-    return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
-
-
-def _to_srgb(linear: Any) -> Any:
-    v = np.clip(np.asarray(linear, np.float64), 0, 1)
-    return np.where(v <= 0.0031308, v * 12.92, 1.055 * v ** (1 / 2.4) - 0.055) * 255.0
-
-
-_LINEAR_LUT = _to_linear(np.arange(256)).astype(np.float32)
-_SRGB_STEPS = 4096
-_SRGB_LUT = np.clip(np.round(_to_srgb(np.arange(_SRGB_STEPS) / (_SRGB_STEPS - 1))), 0, 255).astype(
-    np.uint8
-)
-
-
-def _image_to_linear(image: Image) -> Floats:
-    out: Floats = _LINEAR_LUT[image]
-    return out
-
-
-def _image_to_srgb(linear: Floats) -> Image:
-    index = np.clip(linear * (_SRGB_STEPS - 1) + 0.5, 0, _SRGB_STEPS - 1).astype(np.uint16)
-    out: Image = _SRGB_LUT[index]
-    return out
-
-
 class Printer:
     """A printer and paper: nominal sRGB in, the colour that lands on the paper out."""
 
     def __init__(self, paper: RGB, stray: float, rng: random.Random, *, tile: float = 1.0) -> None:
-        self.paper = _to_linear(paper)
+        self.paper = to_linear(paper)
         # Each channel's ink prints a little lighter or darker, more so for stray printers.
         self.gamma = 1.0 + np.array([rng.uniform(-0.12, 0.15) for _ in range(3)]) * stray
         self.density = 1.0 + rng.uniform(-0.1, 0.1) * stray
         self.tile = tile
 
     def __call__(self, rgb: Sequence[int], *, tile: bool = False) -> RGB:
-        linear = _to_linear(rgb)
+        linear = to_linear(rgb)
         out = self.paper * np.clip(linear * self.density, 0, 1) ** self.gamma
         if tile:
             out = out * self.tile
-        srgb = _to_srgb(out)
+        srgb = to_srgb(out)
         return (round(float(srgb[0])), round(float(srgb[1])), round(float(srgb[2])))
 
     def kit(self, kit: Kit) -> Kit:
@@ -282,14 +243,9 @@ class _Tile:
     tokens: tuple[_Token, ...]
 
 
-def _rotation(angle: float) -> Matrix:
-    a = math.radians(angle)
-    return np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-
-
 def _to_table(pose: tuple[Point, float], point: Point) -> Point:
     (cx, cy), angle = pose
-    x, y = _rotation(angle) @ np.array(point)
+    x, y = rotation(angle) @ np.array(point)
     return (float(x + cx), float(y + cy))
 
 
@@ -335,7 +291,7 @@ def _layout(
             tile.row * pitch + rng.uniform(-jitter, jitter),
         )
         board = (centre, tile.rotation * 90 + rng.uniform(-cond.tile_turn, cond.tile_turn))
-        shift = _rotation(board[1]) @ np.array(
+        shift = rotation(board[1]) @ np.array(
             [rng.uniform(-1, 1) * cond.face_offset, rng.uniform(-1, 1) * cond.face_offset]
         )
         face = (
@@ -410,7 +366,7 @@ class _Canvas:
         ``alpha`` at ``centre`` (mm) turned ``angle`` degrees."""
         ph, pw = patch.shape[:2]
         k = self.s / patch_s
-        r = _rotation(angle) * k
+        r = rotation(angle) * k
         cx, cy = self.pixel(centre)
         # canvas = r @ (p - patch_centre) + centre, with pixel centres at +0.5
         t = np.array([cx - 0.5, cy - 0.5]) - r @ np.array([pw / 2 - 0.5, ph / 2 - 0.5])
@@ -519,12 +475,12 @@ def _token_patch(
 def _hand(rng: random.Random, at: Point, reach: float) -> list[list[Point]]:
     """A hand reaching over the board from outside it: palm, fingers, thumb and forearm."""
     angle = rng.uniform(0, 360)
-    r = _rotation(angle)
+    r = rotation(angle)
     size = rng.uniform(0.85, 1.15)
     pieces: list[list[Point]] = []
 
     def ellipse(cx: float, cy: float, ax: float, ay: float, tilt: float = 0.0) -> None:
-        rt = _rotation(tilt)
+        rt = rotation(tilt)
         pts = []
         for i in range(40):
             t = 2 * math.pi * i / 40
@@ -544,81 +500,11 @@ def _hand(rng: random.Random, at: Point, reach: float) -> list[list[Point]]:
 # Photographing ---------------------------------------------------------------------------------
 
 
-def _camera(cond: Conditions, content: Matrix, rng: random.Random) -> Matrix:
-    """Homography from table mm to image pixels framing ``content`` to ``cond.fill``."""
-    cx, cy = content.mean(axis=0)
-    rot = _rotation(cond.rotation)
-    d = math.radians(cond.tilt_direction)
-    axis = np.array([math.cos(d), math.sin(d), 0.0])
-    t = math.radians(cond.tilt)
-    k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
-    r3 = np.eye(3) + math.sin(t) * k + (1 - math.cos(t)) * (k @ k)
-    distance = 1.6 * float(np.ptp(content, axis=0).max())
-
-    def project(points: Matrix) -> Matrix:
-        flat = (points - [cx, cy]) @ rot.T
-        out = []
-        for x, y in flat:
-            p = r3 @ np.array([x, y, 0.0])
-            z = distance + p[2]
-            out.append((p[0] / z * distance, p[1] / z * distance))
-        return np.array(out)
-
-    proj = project(content)
-    low = proj.min(axis=0)
-    span = proj.max(axis=0) - low
-    scale = min(cond.width / span[0], cond.height / span[1]) * cond.fill
-    slack = np.array([cond.width, cond.height]) - span * scale
-    shift = slack * np.array([rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.8)])
-    square = np.array(
-        [[cx - 100, cy - 100], [cx + 100, cy - 100], [cx + 100, cy + 100], [cx - 100, cy + 100]]
-    )
-    placed = (project(square) - low) * scale + shift
-    h: Matrix = cv2.getPerspectiveTransform(square.astype(np.float32), placed.astype(np.float32))
-    return h
-
-
 def _px_per_mm(h: Matrix, at: Point) -> float:
     pts = np.array([[at, (at[0] + 1, at[1]), (at[0], at[1] + 1)]], np.float64)
     p = cv2.perspectiveTransform(pts, h)[0]
     (ax, ay), (bx, by) = p[1] - p[0], p[2] - p[0]
     return float(math.sqrt(abs(ax * by - ay * bx)))
-
-
-def _kelvin_gains(kelvin: float) -> npt.NDArray[np.float64]:
-    """Linear R, G, B of a light at ``kelvin`` relative to daylight, largest 1."""
-
-    def rgb(t: float) -> npt.NDArray[np.float64]:
-        t /= 100
-        red = 255.0 if t <= 66 else 329.7 * (t - 60) ** -0.1332
-        green = 99.47 * math.log(t) - 161.12 if t <= 66 else 288.12 * (t - 60) ** -0.0755
-        blue = 255.0 if t >= 66 else (0.0 if t <= 19 else 138.52 * math.log(t - 10) - 305.04)
-        return np.asarray(_to_linear(np.clip([red, green, blue], 1, 255)), np.float64)
-
-    gains = rgb(kelvin) / rgb(6500)
-    return np.asarray(gains / gains.max(), np.float64)
-
-
-def _glare_field(cond: Conditions, rng: random.Random, size: tuple[int, int]) -> Floats:
-    """Specular light added per pixel, in units of paper white: each highlight a sharp core
-    (the lamp's reflection) inside a wide halo."""
-    height, width = size
-    field = np.zeros((height, width), np.float32)
-    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-    for _ in range(cond.glare):
-        cx, cy = rng.uniform(0.15, 0.85) * width, rng.uniform(0.15, 0.85) * height
-        core = rng.uniform(0.015, 0.05) * width
-        stretch = rng.uniform(1.0, 2.5)
-        angle = rng.uniform(0, math.pi)
-        dx, dy = xs - cx, ys - cy
-        u = dx * math.cos(angle) + dy * math.sin(angle)
-        v = -dx * math.sin(angle) + dy * math.cos(angle)
-        d2 = (u / stretch) ** 2 + v**2
-        peak = cond.glare_strength
-        field += peak * np.exp(-d2 / (2 * core**2)) + peak * 0.12 * np.exp(
-            -d2 / (2 * (4 * core) ** 2)
-        )
-    return field
 
 
 def render(
@@ -656,7 +542,17 @@ def render(
         for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1))
     ]
     content = np.array(corners)
-    h = _camera(cond, content, rng)
+    h, _ = camera(
+        content,
+        rng,
+        size=(cond.width, cond.height),
+        turn=cond.rotation,
+        tilt=cond.tilt,
+        tilt_direction=cond.tilt_direction,
+        fill=cond.fill,
+        distance=1.6,
+        slack=(0.2, 0.8),
+    )
     board_px = _px_per_mm(h, (float(mid[0]), float(mid[1])))
     sharpest = max(_px_per_mm(h, (float(p[0]), float(p[1]))) for p in content)
 
@@ -685,7 +581,7 @@ def render(
         canvas.place(image, alpha, tile.face[0], tile.face[1], s, gloss=0.35)
     # Tokens: a contact shadow, the card-stock edge towards the camera, then the token.
     towards = (
-        _rotation(-cond.tilt_direction)
+        rotation(-cond.tilt_direction)
         @ np.array([1.0, 0.0])
         * math.tan(math.radians(cond.tilt))
         * 1.0
@@ -775,8 +671,12 @@ def render(
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=1.0,
     )
-    glare = _glare_field(cond, rng, (cond.height, cond.width))
-    image = _photograph(photo, gloss, shade, glare, cond, rng)
+    glare = glare_field(
+        rng, (cond.height, cond.width), count=cond.glare, strength=cond.glare_strength
+    )
+    image = photograph(
+        photo, gloss=gloss, shade=shade, glare=glare, paper=PAPERS[cond.paper], shot=cond, rng=rng
+    )
 
     truth = _truth(kit, tiles, contents, canvas, glare * gloss, to_image, h, cond)
     return Rendered(image, truth, h, board_px, cond)
@@ -823,53 +723,6 @@ def _truth(
             tile.sector, visible, contents[tile.sector], frozenset(occluded), frozenset(glared)
         )
     return out
-
-
-def _photograph(
-    albedo: Image, gloss: Floats, shade: Floats, glare: Floats, cond: Conditions, rng: random.Random
-) -> Image:
-    """Light the table, then take the picture through the lens and the sensor."""
-    height, width = albedo.shape[:2]
-    linear = _image_to_linear(albedo[:, :, ::-1])  # R, G, B
-    light = _kelvin_gains(cond.kelvin).astype(np.float32)
-    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-    direction = rng.uniform(0, 2 * math.pi)
-    u = ((xs / width - 0.5) * math.cos(direction) + (ys / height - 0.5) * math.sin(direction)) + 0.5
-    field = (1 - cond.gradient * np.clip(u, 0, 1)) * shade
-    r2 = ((xs / width - 0.5) ** 2 + (ys / height - 0.5) ** 2) / 0.5
-    field *= 1 - cond.vignette * r2
-    lit = linear * field[:, :, None] * light
-    lit += (glare * gloss)[:, :, None] * light * _to_linear(PAPERS[cond.paper]).astype(np.float32)
-    exposure = 0.7 * cond.brightness
-    raw = lit * exposure
-    if cond.blur > 0:
-        raw = cv2.GaussianBlur(raw, (0, 0), cond.blur)
-    noise_rng = np.random.default_rng(cond.seed)
-    read = cond.noise / 255.0
-    if cond.bayer:
-        # One colour per pixel (R G / G B), shot and read noise, clipped, then demosaiced.
-        mosaic = np.empty((height, width), np.float32)
-        mosaic[0::2, 0::2] = raw[0::2, 0::2, 0]
-        mosaic[0::2, 1::2] = raw[0::2, 1::2, 1]
-        mosaic[1::2, 0::2] = raw[1::2, 0::2, 1]
-        mosaic[1::2, 1::2] = raw[1::2, 1::2, 2]
-        shot = np.sqrt(np.clip(mosaic, 0, None) * read * 0.02)
-        mosaic = mosaic + noise_rng.normal(0, 1, mosaic.shape).astype(np.float32) * (
-            read * 0.3 + shot
-        )
-        bayer = np.clip(mosaic * 65535, 0, 65535).astype(np.uint16)
-        # OpenCV names Bayer patterns from the second row and column: R at (0, 0) is "BG".
-        raw = cv2.cvtColor(bayer, cv2.COLOR_BayerBG2RGB).astype(np.float32) / 65535
-    else:
-        shot = np.sqrt(np.clip(raw, 0, None) * read * 0.02)
-        raw = raw + noise_rng.normal(0, 1, raw.shape).astype(np.float32) * (read * 0.3 + shot)
-    image: Image = np.ascontiguousarray(_image_to_srgb(raw)[:, :, ::-1])
-    if cond.jpeg is not None:
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, cond.jpeg])
-        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
-        if decoded is not None:
-            image = decoded
-    return image
 
 
 def sample_state(seed: int = 1, players: int = 8) -> State:
