@@ -28,7 +28,16 @@ import numpy.typing as npt
 from companion.local_cluster.atoms import SectorId, sector_sort_key
 from companion.local_cluster.board_scan import BoardScan, SlotReading, SlotState, TileReading
 from vision.errors import CardNotFound, ImageError
-from vision.local_cluster.colour import LINEAR, Card, lab, luminance, nominal_card, read_card
+from vision.local_cluster.colour import (
+    LINEAR,
+    Card,
+    lab,
+    luminance,
+    median,
+    nominal_card,
+    percentile,
+    read_card,
+)
 from vision.local_cluster.kit import Kit, load_kit
 from vision.local_cluster.layout import keep_off, layout, white_margin
 from vision.local_cluster.markers import Marker, edge_spread, find_markers
@@ -323,7 +332,10 @@ def read_tiles(
     strip = white_margin(kit)
     order = [np.nonzero(variants == v)[0] for v in range(len(kit.variants))]
     where = [_project_many(card_hs, strip).reshape(-1, 2)] if len(card_hs) else []
-    layouts = {v: layout(kit, v, extra) for v in range(len(kit.variants)) if len(order[v])}
+    coarse = px_per_mm < FINE_PX_PER_MM  # minerals and strike craft are not read: no probes
+    layouts = {
+        v: layout(kit, v, extra, coarse=coarse) for v in range(len(kit.variants)) if len(order[v])
+    }
     for v, lay in layouts.items():
         where.append(_project_many(hs[order[v]], lay.points).reshape(-1, 2))
     rgb = _sample(image, np.concatenate(where)) / card.white
@@ -336,7 +348,7 @@ def read_tiles(
     card_strip = 1.0
     if len(card_hs):
         seen = luminance(rgb[:at]).reshape(len(card_hs), len(strip))
-        card_strip = float(np.median(np.percentile(seen, 90, axis=1)))
+        card_strip = float(np.median(percentile(seen, 90, axis=1)))
     parts: dict[int, Floats] = {}
     backgrounds = np.zeros(len(tiles))
     lows = np.zeros(len(tiles))
@@ -347,9 +359,9 @@ def read_tiles(
         at += count
         parts[v] = part
         field = luminance(part[:, lay.field])
-        backgrounds[order[v]] = np.median(field, axis=1)
-        lows[order[v]] = np.percentile(field, FIELD_LOW, axis=1)
-        strips[order[v]] = np.percentile(luminance(part[:, lay.strip]), 90, axis=1)
+        backgrounds[order[v]] = median(field, axis=1)
+        lows[order[v]] = percentile(field, FIELD_LOW, axis=1)
+        strips[order[v]] = percentile(luminance(part[:, lay.strip]), 90, axis=1)
     # Each tile's light comes from its white square, as the card's identical squares
     # calibrate it: blur leaves the middle of a w mm white strip between black and dark
     # erf(w / (2 sqrt(2) sigma)) of its white, sigma (mm) from the picture's blur and the
@@ -381,7 +393,9 @@ def read_tiles(
         if keep.any():
             chosen = order[v][keep]
             lifted = part[keep] - lift[chosen][:, None, None]
-            groups[v] = (chosen, lifted / np.maximum(levels[chosen], 1e-6)[:, None, None])
+            # float32 throughout (as sampled): float64 here doubled ``slots.light``'s time.
+            scale = np.maximum(levels[chosen], 1e-6).astype(np.float32)
+            groups[v] = (chosen, lifted / scale[:, None, None])
     if not groups:
         return out
     # Bare tile as this board shows it, then each slot's light, then the outlines' contrast.
