@@ -278,9 +278,18 @@ def test_an_oversize_correction_or_reason_is_refused(service):
     table_id = started(service)
     with unchanged(service, table_id):
         with pytest.raises(StateError, match="at most 200 characters"):
-            service.correct(table_id, "REMOVE S4" + " " * 200, "why")
+            service.correct(table_id, "REMOVE S4" + " x" * 100, "why")
         with pytest.raises(StateError, match="reason at most 500"):
             service.correct(table_id, "REMOVE S4", "x" * 501)
+
+
+def test_a_correction_padded_with_white_space_is_taken_stripped(service):
+    """White space is stripped before the length check, as for order lines (R3.7)."""
+    table_id = started(service)
+    service.correct(table_id, "  REMOVE S4" + " " * 300 + "\n", "  a token fell off  ")
+    last = service.storage.entries(table_id)[-1]
+    assert last.kind == "correct"
+    assert last.data == {"text": "REMOVE S4", "reason": "a token fell off"}
 
 
 def test_garbage_orders_are_refused_with_every_reason(service):

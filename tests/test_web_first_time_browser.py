@@ -295,6 +295,7 @@ def test_a_shared_lead_at_the_turn_limit_names_no_winner_anywhere(
             places = opened.locator(".result .places li").all_inner_texts()
             assert [p.split(".")[0] for p in places] == ["=1", "=1"]
         assert "You share the lead." in phones[0].locator(".result").inner_text()
+        on_one_screen(tv)
         shot(tv, "first-table-over-shared.png")
 
 
@@ -312,7 +313,16 @@ def test_a_single_leader_at_the_turn_limit_is_named_the_winner(
             stage(opened, "over")
             assert "Red wins at the turn limit" in opened.locator(".result .winner").inner_text()
         assert "That is you!" in ann.locator(".result").inner_text()
+        on_one_screen(tv)
         shot(tv, "first-table-over.png")
+
+
+def on_one_screen(tv: Any) -> None:
+    """Nobody scrolls a table screen: the side column (the result, the key) ends on screen."""
+    tv.wait_for_selector(".side[data-zoom]")
+    key = box(tv, ".side .key")
+    assert key["y"] + key["height"] <= TV["height"], key
+    assert tv.evaluate("document.scrollingElement.scrollHeight") <= TV["height"]
 
 
 # Phones -------------------------------------------------------------------------------------------

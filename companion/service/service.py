@@ -746,7 +746,8 @@ class TableService:
     def correct(self, table_id: str, text: str, reason: str) -> None:
         """Correct the tracked position (in the game's own correction notation); recorded with
         its reason."""
-        if not reason.strip():
+        text, reason = text.strip(), reason.strip()  # white space first, as orders (R3.7)
+        if not reason:
             raise StateError("say why: a correction needs a reason")
         if len(text) > 200 or len(reason) > 500:
             raise StateError("a correction is at most 200 characters, its reason at most 500")
@@ -755,7 +756,7 @@ class TableService:
         with self._command():
             table = self._running(table_id)
             self._dry_run(table, lambda s: s.correct(text, reason))
-            self._commit(table, "correct", {"text": text, "reason": reason.strip()})
+            self._commit(table, "correct", {"text": text, "reason": reason})
 
     def undo(self, table_id: str) -> None:
         with self._command():

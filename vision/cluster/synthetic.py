@@ -25,6 +25,7 @@ from companion.cluster_peg.position import Position
 from companion.cluster_peg.scan import Seen
 from vision.cluster.kit import Kit, load_kit
 from vision.cluster.sheets import draw_board
+from vision.photograph import kelvin_gains, rodrigues
 
 Image = npt.NDArray[np.uint8]
 Matrix = npt.NDArray[np.float64]
@@ -105,8 +106,8 @@ class _Camera:
         distance = 2.0 * max(x1 - x0, y1 - y0)
         phi = math.radians(cond.tilt_direction)
         axis = np.array([math.cos(phi), math.sin(phi), 0.0])
-        tilt = _rodrigues(axis, math.radians(cond.tilt))
-        roll = _rodrigues(np.array([0.0, 0.0, 1.0]), math.radians(cond.rotation))
+        tilt = rodrigues(axis, math.radians(cond.tilt))
+        roll = rodrigues(np.array([0.0, 0.0, 1.0]), math.radians(cond.rotation))
         axes = tilt @ roll  # the camera's x, y, z axes (columns) in the world
         self.rotation: Matrix = axes.T
         self.position: Matrix = centre - distance * axes[:, 2]
@@ -138,11 +139,6 @@ class _Camera:
             cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32)),
             dtype=np.float64,
         )
-
-
-def _rodrigues(axis: Matrix, angle: float) -> Matrix:
-    k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
-    return np.asarray(np.eye(3) + math.sin(angle) * k + (1 - math.cos(angle)) * (k @ k))
 
 
 def _bgr(rgb: tuple[float, ...]) -> tuple[int, int, int]:
@@ -264,27 +260,11 @@ def _hand(rng: random.Random, at: tuple[float, float]) -> list[list[tuple[float,
     return pieces
 
 
-def _kelvin_gains(kelvin: float) -> npt.NDArray[np.float64]:
-    """Linear RGB gains of a light at ``kelvin`` relative to daylight, largest 1 (the usual
-    black-body approximation)."""
-
-    def rgb(t: float) -> npt.NDArray[np.float64]:
-        t /= 100
-        red = 255.0 if t <= 66 else 329.7 * (t - 60) ** -0.1332
-        green = 99.47 * math.log(t) - 161.12 if t <= 66 else 288.12 * (t - 60) ** -0.0755
-        blue = 255.0 if t >= 66 else (0.0 if t <= 19 else 138.52 * math.log(t - 10) - 305.04)
-        c = np.clip(np.array([red, green, blue]) / 255.0, 0.01, 1)
-        return np.asarray(c**2.2, dtype=np.float64)
-
-    gains = rgb(kelvin) / rgb(6500)
-    return np.asarray(gains / gains.max(), dtype=np.float64)
-
-
 def _photograph(photo: Image, cond: Conditions, rng: random.Random) -> Image:
     """Light, shade, blur, noise and compress."""
     height, width = photo.shape[:2]
     linear = (photo.astype(np.float32) / 255.0) ** 2.2
-    light = (_kelvin_gains(cond.kelvin)[::-1] * EXPOSURE * cond.brightness).astype(np.float32)
+    light = (kelvin_gains(cond.kelvin)[::-1] * EXPOSURE * cond.brightness).astype(np.float32)
     linear *= light
     if cond.shadow > 0:
         small = np.ones((max(2, height // 16), max(2, width // 16)), np.float32)

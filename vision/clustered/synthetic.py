@@ -26,6 +26,7 @@ from companion.clustered.layout import Layout
 from companion.clustered.settings import Palette
 from vision.clustered.draw import bgr, card_face
 from vision.clustered.kit import Kit, Point, load_kit
+from vision.photograph import camera, kelvin_gains, rotation
 
 Image = npt.NDArray[np.uint8]
 Matrix = npt.NDArray[np.float64]
@@ -112,16 +113,11 @@ class Rendered:
     conditions: Conditions
 
 
-def _rotation(angle: float) -> Matrix:
-    a = math.radians(angle)
-    return np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-
-
 def _paste(canvas: Image, patch: Image, centre: Point, angle: float, s: float) -> None:
     """Paste a card (``s`` px/mm) at ``centre`` (canvas mm) turned ``angle`` degrees, warping
     only the region it covers."""
     ph, pw = patch.shape[:2]
-    r = _rotation(angle)
+    r = rotation(angle)
     c = np.array(centre) * s
     reach = math.hypot(pw, ph) / 2 + 2
     x0, y0 = max(0, int(c[0] - reach)), max(0, int(c[1] - reach))
@@ -146,11 +142,11 @@ def _paste(canvas: Image, patch: Image, centre: Point, angle: float, s: float) -
 
 def _hand(rng: random.Random, at: Point) -> list[list[Point]]:
     """A hand (palm, four fingers, thumb, wrist) in table mm, reaching in from a side."""
-    r = _rotation(rng.uniform(0, 360))
+    r = rotation(rng.uniform(0, 360))
     pieces: list[list[Point]] = []
 
     def ellipse(cx: float, cy: float, ax: float, ay: float, tilt: float = 0.0) -> None:
-        rt = _rotation(tilt)
+        rt = rotation(tilt)
         pts = []
         for i in range(32):
             t = 2 * math.pi * i / 32
@@ -168,60 +164,11 @@ def _hand(rng: random.Random, at: Point) -> list[list[Point]]:
     return pieces
 
 
-def _kelvin_gains(kelvin: float) -> npt.NDArray[np.float64]:
-    """Linear RGB gains of a light at ``kelvin`` against daylight, the largest 1."""
-
-    def rgb(t: float) -> npt.NDArray[np.float64]:
-        t /= 100
-        red = 255.0 if t <= 66 else 329.7 * (t - 60) ** -0.1332
-        green = 99.47 * math.log(t) - 161.12 if t <= 66 else 288.12 * (t - 60) ** -0.0755
-        blue = 255.0 if t >= 66 else (0.0 if t <= 19 else 138.52 * math.log(t - 10) - 305.04)
-        c = np.clip(np.array([red, green, blue]) / 255.0, 0.01, 1)
-        return np.asarray(c**2.2, dtype=np.float64)
-
-    gains = rgb(kelvin) / rgb(6500)
-    return np.asarray(gains / gains.max(), dtype=np.float64)
-
-
-def _camera(cond: Conditions, content: Matrix, rng: random.Random) -> tuple[Matrix, float]:
-    """Table mm -> image pixels for a camera at the conditions' angle, framing ``content``."""
-    cx, cy = content.mean(axis=0)
-    rot = _rotation(cond.rotation)
-    d = math.radians(cond.tilt_direction)
-    axis = np.array([math.cos(d), math.sin(d), 0.0])
-    t = math.radians(cond.tilt)
-    k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
-    r3 = np.eye(3) + math.sin(t) * k + (1 - math.cos(t)) * (k @ k)
-    distance = 2.0 * float(np.ptp(content, axis=0).max())
-
-    def project(points: Matrix) -> Matrix:
-        flat = (points - [cx, cy]) @ rot.T
-        out = []
-        for x, y in flat:
-            p = r3 @ np.array([x, y, 0.0])
-            z = distance + p[2]
-            out.append((p[0] / z * distance, p[1] / z * distance))
-        return np.array(out)
-
-    proj = project(content)
-    low = proj.min(axis=0)
-    span = proj.max(axis=0) - low
-    scale = min(cond.width / span[0], cond.height / span[1]) * cond.fill
-    slack = np.array([cond.width, cond.height]) - span * scale
-    shift = slack * np.array([rng.uniform(0.3, 0.7), rng.uniform(0.3, 0.7)])
-    square = np.array(
-        [[cx - 100, cy - 100], [cx + 100, cy - 100], [cx + 100, cy + 100], [cx - 100, cy + 100]]
-    )
-    placed = (project(square) - low) * scale + shift
-    h: Matrix = cv2.getPerspectiveTransform(square.astype(np.float32), placed.astype(np.float32))
-    return h, float(scale)
-
-
 def _photograph(photo: Image, cond: Conditions, rng: random.Random) -> Image:
     """Light (colour temperature, brightness, shadow, glare), blur, noise and JPEG."""
     height, width = photo.shape[:2]
     linear = (photo.astype(np.float32) / 255.0) ** 2.2
-    gains = _kelvin_gains(cond.kelvin)[::-1]
+    gains = kelvin_gains(cond.kelvin)[::-1]
     linear *= (gains * EXPOSURE * cond.brightness).astype(np.float32)
     small_size = (max(2, width // 16), max(2, height // 16))
     if cond.shadow > 0:
@@ -309,7 +256,17 @@ def render(
             [x0 + side / 2, y1 - side / 2],
         ]
     )
-    homography, px_per_mm = _camera(cond, content, rng)
+    homography, px_per_mm = camera(
+        content,
+        rng,
+        size=(cond.width, cond.height),
+        turn=cond.rotation,
+        tilt=cond.tilt,
+        tilt_direction=cond.tilt_direction,
+        fill=cond.fill,
+        distance=2.0,
+        slack=(0.3, 0.7),
+    )
     s = float(min(6.0, max(2.0, px_per_mm * 1.8)))
     canvas = np.empty((math.ceil((y1 - y0) * s), math.ceil((x1 - x0) * s), 3), np.uint8)
     canvas[:] = bgr(TABLE_RGB)
@@ -339,7 +296,7 @@ def render(
     glare_mask = _glare_region(image, photo) if cond.glare > 0 else None
     truth: dict[Cell, CardTruth] = {}
     for cell, (card, centre, angle, _, offset) in placed.items():
-        r = _rotation(angle)
+        r = rotation(angle)
 
         def covered(point: Point, radius: float, r: Matrix = r, centre: Point = centre) -> bool:
             p = r @ np.array(point) + np.array(centre)

@@ -79,3 +79,34 @@
     if (!result.ok) window.companion.showErrors(box, result);
   });
 })();
+
+// Nobody scrolls a table screen: when the side column (seats, the last turn in words, the
+// result, the key) runs below the screen's bottom edge, it is zoomed out, step by step, down to
+// 60% of its size, so that everything is on screen. Not while join codes are shown: they keep
+// their size to be scanned from across the table. Each new panel starts again at full size.
+(function () {
+  const SMALLEST = 0.6;
+  const STEP = 0.05;
+
+  function fit() {
+    const side = document.querySelector(".table-screen .side");
+    if (!side) return;
+    side.style.zoom = "";
+    const grid = side.closest(".table-grid");
+    const twoColumns = grid && getComputedStyle(grid).gridTemplateColumns.split(" ").length > 1;
+    if (!twoColumns || side.querySelector(".joins")) return;
+    const page = document.scrollingElement || document.documentElement;
+    const overflows = function () { return page.scrollHeight > window.innerHeight; };
+    let scale = 1;
+    while (overflows() && scale - STEP >= SMALLEST - 1e-9) {
+      scale -= STEP;
+      side.style.zoom = scale.toFixed(2);
+    }
+    side.dataset.zoom = scale.toFixed(2);
+  }
+
+  document.addEventListener("panel", fit);
+  window.addEventListener("resize", fit);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fit);
+  else fit();
+})();
