@@ -97,6 +97,10 @@ CARRIED_AGREE_MM = 2.5
 CARRIED_AGREE_DEGREES = 2.5
 """A neighbour agrees when the fitted motion puts it within this far and this turn of where
 its marker shows it now."""
+CARRIED_EMPTY_SURE = 0.75
+"""On a tile placed from the prior, an empty reading less sure than this is made unknown:
+what hides the marker lies on this very tile, and a dark card sleeve looks like bare tile
+(issue 18's benchmark read a mineral under one empty at 0.67 on such a tile)."""
 BORROWED_FROM = 3
 """A tile placed from the prior takes its light from this many nearest found tiles."""
 CARRIED_EMPTIES = 3
@@ -256,6 +260,12 @@ def recognize(
                 )
                 continue
             notes.append(f"{sector}: its marker is hidden; placed where the last scan had it")
+            slots = tuple(
+                SlotReading(s.slot, SlotState.UNKNOWN)
+                if s.state is SlotState.EMPTY and s.confidence < CARRIED_EMPTY_SURE
+                else s
+                for s in slots
+            )
         kept.append((sector, pose, from_prior, to_image, variant, slots))
     grid = _grid([pose for _, pose, *_ in kept], kit.tile_side)
     tiles: list[TileFound] = []
