@@ -9,12 +9,19 @@ import math
 
 import pytest
 
-from companion.local_cluster.board_scan import BoardScan, TileReading
+from companion.local_cluster.board_scan import BoardScan, SlotState, TileReading
 from companion.service import TableService
 from vision.attachment import CameraAttachment
 from vision.local_cluster.kit import load_kit
 from vision.local_cluster.reader import READER, Expected
-from vision.local_cluster.recognize import Prior, Recognition, TilePose, carried, recognize
+from vision.local_cluster.recognize import (
+    CARRIED_EMPTY_SURE,
+    Prior,
+    Recognition,
+    TilePose,
+    carried,
+    recognize,
+)
 from vision.local_cluster.synthetic import Conditions, Rendered, render, sample_state
 from vision.readers import Reading
 
@@ -210,3 +217,18 @@ def test_the_camera_attachment_gives_its_last_reading_as_prior(service: TableSer
     prior = camera.prior(READER)
     assert isinstance(prior, Expected)
     assert prior.poses == Prior((TilePose("S1", (1.0, 2.0), 3.0),))
+
+
+def test_an_unsure_empty_reading_on_a_placed_tile_is_unknown(sleeved: Case, handed: Case) -> None:
+    """What hides the marker lies on that tile, and a dark sleeve looks like bare tile: an
+    empty reading there must be at least ``CARRIED_EMPTY_SURE`` sure."""
+    empties = [
+        s
+        for case in (sleeved, handed)
+        for t in case.found.tiles
+        if t.carried
+        for s in t.reading.slots
+        if s.state is SlotState.EMPTY
+    ]
+    assert empties
+    assert min(s.confidence for s in empties) >= CARRIED_EMPTY_SURE
