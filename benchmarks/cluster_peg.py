@@ -9,6 +9,8 @@
 * :func:`bench_self_play`: the strongest level against itself, 100 games from each setup
   (``64A``, ``64B``, ``46``), how often the first mover wins; then again with the ``swap``
   house rule (P5.11).
+* :func:`bench_greedy_race`: the greedy player against itself from each setup: how often Red
+  wins in the fewest moves there can be (a race that only a block beats).
 
 Games are played in parallel worker processes (``--jobs``, default 2). ``python -m
 benchmarks.cluster_peg [--quick] [--json] [--jobs N]``; ``python -m benchmarks`` runs it too.
@@ -48,6 +50,8 @@ MATCH_SETUPS = ("64B", "46")
 SELF_PLAY_SETUPS = ("64A", "64B", "46")
 TARGETS = {"random": 99, "greedy": 90}
 MOVEGEN_POSITIONS = 400
+GREEDY_RACE_GAMES = 200
+"""Games of the greedy player against itself from each setup (a few seconds in all)."""
 QUICK_SECONDS = 0.05
 """The bot's time for a move in a quick run (the full run uses the default)."""
 
@@ -225,6 +229,39 @@ def bench_self_play(
     return out
 
 
+# The greedy player's race -------------------------------------------------------------------------
+
+
+def bench_greedy_race(*, quick: bool = False, games: int | None = None) -> dict[str, Any]:
+    """The one-ply greedy player against itself from each setup: how often Red wins, and how
+    often in the fewest moves there can be (every peg starts off height 2, P5.2, so each must
+    move at least once). A Red that wins so is a race Blue cannot win by racing: only a block
+    beats it."""
+    games = games if games is not None else 20 if quick else GREEDY_RACE_GAMES
+    out: dict[str, Any] = {"games_each": games, "results": {}}
+    for name in SELF_PLAY_SETUPS:
+        start = SETUPS[name]
+        fewest = (start.pegs[0] | start.pegs[1]).bit_count()
+        red_wins = red_fewest = blue_wins = 0
+        for number in range(games):
+            red = GreedyPlayer(random.Random(SEED + number + 1_000_003))
+            blue = GreedyPlayer(random.Random(SEED + number + 2_000_003))
+            outcome = play_match(start, red, blue)
+            winner = None if outcome.result is None else outcome.result.winner
+            if winner is Colour.RED:
+                red_wins += 1
+                red_fewest += (outcome.moves + 1) // 2 == fewest
+            elif winner is Colour.BLUE:
+                blue_wins += 1
+        out["results"][name] = {
+            "fewest_moves": fewest,
+            "red_wins": red_wins,
+            "red_wins_in_fewest": red_fewest,
+            "blue_wins": blue_wins,
+        }
+    return out
+
+
 def run(
     *, quick: bool = False, jobs: int = 2, games: int | None = None, seconds: float | None = None
 ) -> dict[str, Any]:
@@ -238,6 +275,7 @@ def run(
         "movegen": bench_movegen(quick=quick),
         "matches": bench_matches(quick=quick, jobs=jobs, games=games, seconds=seconds),
         "self_play": bench_self_play(quick=quick, jobs=jobs, games=games, seconds=seconds),
+        "greedy_race": bench_greedy_race(quick=quick),
     }
 
 
@@ -283,6 +321,18 @@ def format_report(results: dict[str, Any]) -> str:
             f"{summary['mean_moves']:5.1f} moves, "
             f"{summary['mean_move_seconds'] * 1000:6.1f} ms a move"
         )
+    race = results.get("greedy_race")
+    if race is not None:
+        lines += [
+            "",
+            f"d) the greedy player against itself, {race['games_each']} games from each setup",
+        ]
+        for key, figures in race["results"].items():
+            lines.append(
+                f"   {key:<8}: Red won {figures['red_wins']:>3} "
+                f"({figures['red_wins_in_fewest']} in the fewest moves, "
+                f"{figures['fewest_moves']}), Blue won {figures['blue_wins']:>3}"
+            )
     return "\n".join(lines)
 
 

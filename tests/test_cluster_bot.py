@@ -8,12 +8,12 @@ import pytest
 from cluster_helpers import drawn, played_positions
 from hypothesis import given, settings
 
-from companion.cluster_peg import bot
+from companion.cluster_peg import bot, movegen
 from companion.cluster_peg.atoms import Colour
 from companion.cluster_peg.bot import Level, choose
-from companion.cluster_peg.evaluation import SCALE, distance
+from companion.cluster_peg.evaluation import SCALE, distance, winning_moves
 from companion.cluster_peg.game import Game
-from companion.cluster_peg.moves import legal_moves
+from companion.cluster_peg.moves import Move, legal_moves
 from companion.cluster_peg.players import (
     BotPlayer,
     EvaluatingPlayer,
@@ -187,6 +187,40 @@ def test_a_player_one_move_from_the_goal_with_the_move_in_hand_wins_at_the_leaf(
     assert -bot.WIN // 2 < blue_view < 0
 
 
+def _wins_by_playing(position):
+    """The legal moves after which the mover has won, found by playing each."""
+    texts = set()
+    for move in legal_moves(position):
+        after = Game(position)
+        after.play(move)
+        if after.over and after.result is not None and after.result.winner is position.to_move:
+            texts.add(move.text())
+    return texts
+
+
+def _wins_found(position):
+    tall, short = position.tall_short(position.to_move)
+    codes = winning_moves(position.board, tall, short, position.occupied)
+    return {Move.from_code(position.board, code).text() for code in codes}
+
+
+def test_p5_1_the_search_finds_wins_in_one_move_exactly():
+    # The wins the search sees at its leaves are exactly the legal moves after which the
+    # mover meets the goal (P5.1, P5.3).
+    near = drawn(NEAR_WIN, "r")
+    assert _wins_found(near) == _wins_by_playing(near) == {"e7-d6", "d2*d6", "d4*d6"}
+    one_move = Position.parse(ONE_MOVE_FROM_THE_GOAL)
+    assert _wins_found(one_move) == _wins_by_playing(one_move) != set()
+    assert _wins_found(setup("46")) == _wins_found(setup("64B")) == set()
+
+
+@settings(max_examples=25, deadline=None)
+@given(played_positions())
+def test_p5_1_wins_in_one_move_found_exactly_in_played_positions(position):
+    if position.winner() is None:
+        assert _wins_found(position) == _wins_by_playing(position)
+
+
 def test_p5_11_the_expert_counts_the_first_movers_tempo_and_swaps_after_a2xc3_on_46():
     # 46 is a race from two camps (P3.2, self-play): after Red's a2*c3 Red is a move ahead.
     # On the same search budget (a clock that moves 20 ms a read) the expert used to keep
@@ -194,3 +228,24 @@ def test_p5_11_the_expert_counts_the_first_movers_tempo_and_swaps_after_a2xc3_on
     game = Game(setup("46"))
     game.play("a2*c3")
     assert bot.should_swap(game.position, seconds=1.0, clock=SteppingClock(0.02))
+
+
+@pytest.mark.parametrize("name", ["46", "64A"])
+def test_p5_11_under_swap_reds_first_move_leaves_the_sides_most_nearly_even(name):
+    # The windowed search for the most even first move finds a move exactly as even as the
+    # best found by searching every move in full, preferring the one that leaves Blue no
+    # reason to swap (Red's side not the better one).
+    start = setup(name)
+    moves = movegen.generate(start.board, start.pegs, True)
+
+    def search():
+        return bot._Search(start.board, seed=0, noise=0, deadline=float("inf"), clock=lambda: 0)
+
+    full = search()
+    exact = {
+        move: -full.negamax(movegen.apply(start.pegs, move), False, 1, -bot.WIN, bot.WIN, 1)
+        for move in moves
+    }
+    wanted = max(-2 * abs(score) + (score <= 0) for score in exact.values())
+    chosen, score, _ = search().root(start.pegs, True, 2, list(moves), pie=True)
+    assert score == wanted == -2 * abs(exact[chosen]) + (exact[chosen] <= 0)

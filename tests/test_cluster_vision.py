@@ -66,7 +66,7 @@ def test_a_printed_page_is_found_with_its_holes_at_the_kits_spacing(name: str) -
         Conditions(seed=1),
         Conditions(tilt=28, tilt_direction=40, rotation=130, kelvin=2800, brightness=0.6, seed=2),
         Conditions(tilt=20, rotation=250, shadow=0.4, blur=1.0, noise=3, jpeg=75, seed=3),
-        Conditions(tilt=15, tilt_direction=200, hand=True, brightness=1.4, seed=4),
+        Conditions(tilt=15, tilt_direction=200, hands=1, brightness=1.4, seed=4),
     ],
     ids=["straight", "tilted-warm-dim", "shadow-blur-noise-jpeg", "hand"],
 )
@@ -80,6 +80,35 @@ def test_a_rendered_board_is_read_right_or_unknown_never_wrong(conditions: Condi
         right += reading.seen is truth.seen
     visible = sum(t.visible for t in rendered.holes)
     assert right >= visible * 0.95
+
+
+def test_a_hand_over_the_board_is_never_read_as_a_red_peg() -> None:
+    """Skin under warm light is reddish; a hole under a hand reads unknown, never red."""
+    position = play(play(setup("64B"), "c3*g1"), "f8-g8")
+    conditions = Conditions(tilt=10, kelvin=3100, hands=2, bayer=True, noise=2, seed=3)
+    rendered = render(position, conditions)
+    scan = recognize(rendered.image).scan
+    under = [
+        (truth.seen, reading.seen)
+        for truth, reading in zip(rendered.holes, scan.holes, strict=True)
+        if truth.hidden_by == "hand"
+    ]
+    assert len(under) > 20
+    assert all(seen in (Seen.UNKNOWN, truth) for truth, seen in under), under
+
+
+def test_highlights_make_what_they_wash_out_unknown_never_something() -> None:
+    position = play(play(setup("64B"), "c3*g1"), "f8-g8")
+    conditions = Conditions(tilt=12, glare=2, glare_strength=2.0, bayer=True, noise=2, seed=8)
+    rendered = render(position, conditions)
+    scan = recognize(rendered.image).scan
+    washed = [
+        (truth.seen, reading.seen)
+        for truth, reading in zip(rendered.holes, scan.holes, strict=True)
+        if truth.hidden_by == "glare"
+    ]
+    assert washed
+    assert all(seen in (Seen.UNKNOWN, truth) for truth, seen in washed), washed
 
 
 def test_a_picture_without_the_boards_markers_is_refused() -> None:

@@ -469,6 +469,17 @@ def test_a_stream_starts_with_the_current_panel(started: tuple[Phone, Phone]) ->
         assert "retry: 2000" in message and "event: panel" in message and "Orders" in message
 
 
+def test_a_message_carries_each_line_of_its_panel_as_a_data_line() -> None:
+    from web.live import _message
+
+    assert _message("panel", "<p>\n  two\n</p>", 3) == (
+        "event: panel\nid: 3\ndata: <p>\ndata:   two\ndata: </p>\n\n"
+    )
+    assert _message("gone", "") == "event: gone\ndata: \n\n"
+    # the table screens share one panel: each stream's message differs only by its id
+    assert _message("panel", "a\nb", 4) == _message("panel", "a\nb", 3).replace("id: 3", "id: 4")
+
+
 def test_a_seat_stream_needs_the_seat(app: Flask, table_id: str) -> None:
     refused(app.test_client().get(f"/t/{table_id}/seat/events"), 403, "does not hold a seat")
 

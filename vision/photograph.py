@@ -1,5 +1,7 @@
 """What every game's picture renderer shares (the synthetic tables of the tests and the
-benchmarks): turning, a tilted camera's view of the table, and the colour of the light.
+benchmarks): turning, a tilted camera's view of the table, and taking the picture: the light
+(colour temperature, brightness falling off to one side, vignetting, shade, specular glare)
+and the sensor (blur, shot and read noise, a Bayer filter, JPEG).
 
 Only renderers import it; no recognizer does, so a reader is never checked against pictures
 drawn with its own code.
@@ -9,12 +11,42 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 Matrix = npt.NDArray[np.float64]
+Image = npt.NDArray[np.uint8]
+Floats = npt.NDArray[np.float32]
+RGB = tuple[int, int, int]
+
+MATS: dict[str, RGB] = {
+    "wood": (150, 112, 78),
+    "dark wood": (82, 56, 40),
+    "green felt": (40, 92, 52),
+    "grey": (128, 128, 124),
+    "white cloth": (228, 228, 222),
+    "black mat": (26, 26, 28),
+    "blue mat": (40, 60, 112),
+}
+"""What the table is covered with (sRGB)."""
+PAPERS: dict[str, RGB] = {
+    "bright white": (255, 255, 255),
+    "white": (246, 246, 242),
+    "cream": (250, 244, 226),
+    "recycled grey": (232, 232, 226),
+}
+"""The paper a kit is printed on (sRGB)."""
+SKINS: tuple[RGB, ...] = (
+    (236, 196, 174),
+    (214, 168, 142),
+    (176, 124, 96),
+    (120, 80, 58),
+    (84, 56, 42),
+)
+"""Hands of any tone (sRGB)."""
 
 
 def rotation(angle: float) -> Matrix:
@@ -83,13 +115,152 @@ def blackbody_rgb(kelvin: float) -> tuple[float, float, float]:
     return (red, green, blue)
 
 
+# Light and the sensor ----------------------------------------------------------------------------
+
+
+def to_linear(rgb: Any) -> Any:
+    """sRGB values (0-255) to linear light (0-1)."""
+    v = np.asarray(rgb, np.float64) / 255.0
+    return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
+
+
+def to_srgb(linear: Any) -> Any:
+    """Linear light (0-1, clipped) to sRGB values (0-255)."""
+    v = np.clip(np.asarray(linear, np.float64), 0, 1)
+    return np.where(v <= 0.0031308, v * 12.92, 1.055 * v ** (1 / 2.4) - 0.055) * 255.0
+
+
+_LINEAR_LUT = to_linear(np.arange(256)).astype(np.float32)
+_SRGB_STEPS = 4096
+_SRGB_LUT = np.clip(np.round(to_srgb(np.arange(_SRGB_STEPS) / (_SRGB_STEPS - 1))), 0, 255).astype(
+    np.uint8
+)
+
+
+def image_to_linear(image: Image) -> Floats:
+    out: Floats = _LINEAR_LUT[image]
+    return out
+
+
+def image_to_srgb(linear: Floats) -> Image:
+    index = np.clip(linear * (_SRGB_STEPS - 1) + 0.5, 0, _SRGB_STEPS - 1).astype(np.uint16)
+    out: Image = _SRGB_LUT[index]
+    return out
+
+
 def kelvin_gains(kelvin: float) -> npt.NDArray[np.float64]:
-    """Linear R, G, B gains of a light at ``kelvin`` against daylight (6500 K), the largest 1
-    (linear as a 2.2 gamma)."""
+    """Linear R, G, B of a light at ``kelvin`` relative to daylight (6500 K), largest 1."""
 
-    def linear(t: float) -> npt.NDArray[np.float64]:
-        c = np.clip(np.array(blackbody_rgb(t)) / 255.0, 0.01, 1)
-        return np.asarray(c**2.2, dtype=np.float64)
+    def rgb(t: float) -> npt.NDArray[np.float64]:
+        return np.asarray(to_linear(np.clip(blackbody_rgb(t), 1, 255)), np.float64)
 
-    gains = linear(kelvin) / linear(6500)
-    return np.asarray(gains / gains.max(), dtype=np.float64)
+    gains = rgb(kelvin) / rgb(6500)
+    return np.asarray(gains / gains.max(), np.float64)
+
+
+def glare_field(
+    rng: random.Random, size: tuple[int, int], *, count: int, strength: float
+) -> Floats:
+    """Specular light added per pixel of a ``size`` (height, width) picture, in units of paper
+    white: ``count`` highlights, each a sharp core (the lamp's reflection) inside a wide halo,
+    peaking at ``strength`` (up to 2: clipped)."""
+    height, width = size
+    field = np.zeros((height, width), np.float32)
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    for _ in range(count):
+        cx, cy = rng.uniform(0.15, 0.85) * width, rng.uniform(0.15, 0.85) * height
+        core = rng.uniform(0.015, 0.05) * width
+        stretch = rng.uniform(1.0, 2.5)
+        angle = rng.uniform(0, math.pi)
+        dx, dy = xs - cx, ys - cy
+        u = dx * math.cos(angle) + dy * math.sin(angle)
+        v = -dx * math.sin(angle) + dy * math.cos(angle)
+        d2 = (u / stretch) ** 2 + v**2
+        field += strength * np.exp(-d2 / (2 * core**2)) + strength * 0.12 * np.exp(
+            -d2 / (2 * (4 * core) ** 2)
+        )
+    return field
+
+
+class Shot(Protocol):
+    """How a picture is lit and taken (each game's ``Conditions`` has these)."""
+
+    @property
+    def kelvin(self) -> float: ...
+    @property
+    def brightness(self) -> float: ...
+    @property
+    def gradient(self) -> float: ...
+    @property
+    def vignette(self) -> float: ...
+    @property
+    def blur(self) -> float: ...
+    @property
+    def noise(self) -> float: ...
+    @property
+    def bayer(self) -> bool: ...
+    @property
+    def jpeg(self) -> int | None: ...
+    @property
+    def seed(self) -> int: ...
+
+
+def photograph(
+    albedo: Image,
+    *,
+    gloss: Floats,
+    shade: Floats,
+    glare: Floats,
+    paper: RGB,
+    shot: Shot,
+    rng: random.Random,
+) -> Image:
+    """Light the table (``albedo``: BGR as printed, in the picture's frame), then take the
+    picture through the lens and the sensor.
+
+    ``shade`` darkens (1: fully lit), ``glare`` (units of ``paper`` white) reflects off each
+    pixel as much as its ``gloss`` (0 matte - 1 glossy); the light has the shot's colour
+    temperature, a falling-off ``gradient`` from a lamp to one side and a ``vignette``; the
+    lens blurs; the sensor adds shot and read noise, through a Bayer filter if ``bayer``, and
+    the picture may be saved as a JPEG."""
+    height, width = albedo.shape[:2]
+    linear = image_to_linear(albedo[:, :, ::-1])  # R, G, B
+    light = kelvin_gains(shot.kelvin).astype(np.float32)
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    direction = rng.uniform(0, 2 * math.pi)
+    u = ((xs / width - 0.5) * math.cos(direction) + (ys / height - 0.5) * math.sin(direction)) + 0.5
+    field = (1 - shot.gradient * np.clip(u, 0, 1)) * shade
+    r2 = ((xs / width - 0.5) ** 2 + (ys / height - 0.5) ** 2) / 0.5
+    field *= 1 - shot.vignette * r2
+    lit = linear * field[:, :, None] * light
+    lit += (glare * gloss)[:, :, None] * light * to_linear(paper).astype(np.float32)
+    exposure = 0.7 * shot.brightness
+    raw = lit * exposure
+    if shot.blur > 0:
+        raw = cv2.GaussianBlur(raw, (0, 0), shot.blur)
+    noise_rng = np.random.default_rng(shot.seed)
+    read = shot.noise / 255.0
+    if shot.bayer:
+        # One colour per pixel (R G / G B), shot and read noise, clipped, then demosaiced.
+        mosaic = np.empty((height, width), np.float32)
+        mosaic[0::2, 0::2] = raw[0::2, 0::2, 0]
+        mosaic[0::2, 1::2] = raw[0::2, 1::2, 1]
+        mosaic[1::2, 0::2] = raw[1::2, 0::2, 1]
+        mosaic[1::2, 1::2] = raw[1::2, 1::2, 2]
+        noise = np.sqrt(np.clip(mosaic, 0, None) * read * 0.02)
+        mosaic = mosaic + noise_rng.normal(0, 1, mosaic.shape).astype(np.float32) * (
+            read * 0.3 + noise
+        )
+        bayer = np.clip(mosaic * 65535, 0, 65535).astype(np.uint16)
+        # OpenCV names Bayer patterns from the second row and column: R at (0, 0) is "BG".
+        raw = cv2.cvtColor(bayer, cv2.COLOR_BayerBG2RGB).astype(np.float32) / 65535
+    else:
+        noise = np.sqrt(np.clip(raw, 0, None) * read * 0.02)
+        raw = raw + noise_rng.normal(0, 1, raw.shape).astype(np.float32) * (read * 0.3 + noise)
+    image: Image = np.ascontiguousarray(image_to_srgb(raw)[:, :, ::-1])
+    if shot.jpeg is not None:
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, shot.jpeg])
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            image = decoded
+    return image

@@ -34,6 +34,8 @@ from companion.service import Event, TableService
 from web import live
 from web.errors import PageError
 
+Step = tuple[list[str], bool]
+"""What a stream's step gives: the messages to send, and whether the stream is over."""
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -109,6 +111,7 @@ class Site:
         self.app = app
         self.wsgi = WSGIMiddleware(app, workers=workers)  # type: ignore[arg-type]
         self.renders = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="live-render")
+        self.batches: dict[str, list[tuple[Callable[[], Step], asyncio.Future[Step]]]] = {}
         self.hub: LiveHub | None = None
         self.bridge: EventBridge | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -168,14 +171,10 @@ class Site:
         """Let Flask check the stream (the table, the seat, the bounds); then run it here."""
         loop = asyncio.get_running_loop()
         streams: live.OpenStreams = self.app.extensions["companion_streams"]
-        client = (scope.get("client") or ("unknown", 0))[0]
-        refused = streams.refusal(
-            client,
-            per_client=int(self.app.config["STREAMS_PER_CLIENT"]),
-            total=int(self.app.config["STREAMS_TOTAL"]),
-        )
+        refused = self.stream_refusal((scope.get("client") or ("unknown", 0))[0])
         if refused is not None:
-            # Refused before any Flask work: a client that asks again and again costs little.
+            # Refused before any Flask work (most are refused earlier still, by the protocol:
+            # web.stream_guard); a client that asks again and again costs little.
             await _refuse(scope, send, refused)
             return
         environ = wsgi_environ(scope)
@@ -193,6 +192,15 @@ class Site:
         finally:
             streams.release(plan.client)
             await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    def stream_refusal(self, client: str) -> PageError | None:
+        """Why a new live stream from ``client`` would be refused now (None: it would not)."""
+        streams: live.OpenStreams = self.app.extensions["companion_streams"]
+        return streams.refusal(
+            client,
+            per_client=int(self.app.config["STREAMS_PER_CLIENT"]),
+            total=int(self.app.config["STREAMS_TOTAL"]),
+        )
 
     def _call(self, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
         """Run the Flask app for one request in this thread; its status, headers and body."""
@@ -213,6 +221,48 @@ class Site:
         encoded = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers]
         return int(status.split(" ", 1)[0]), encoded, body
 
+    def _render_shared(
+        self, table_id: str, environ: dict[str, Any], step: Callable[[], Step]
+    ) -> asyncio.Future[Step]:
+        """Run a table screen's step with the other table screens' of its table that are due
+        now, in one trip to a render thread and one request context (the panel they render is
+        the same for every viewer): 28 screens after a change cost one request context, not 28."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Step] = loop.create_future()
+        batch = self.batches.get(table_id)
+        if batch is None:
+            batch = self.batches[table_id] = []
+            # Started after this turn of the loop, so that the screens woken with this one
+            # (by the same event, or the same coalescing timer) join it.
+            loop.call_soon(self._start_batch, table_id, environ)
+        batch.append((step, future))
+        return future
+
+    def _start_batch(self, table_id: str, environ: dict[str, Any]) -> None:
+        batch = self.batches.pop(table_id, [])
+        loop = asyncio.get_running_loop()
+        futures = [future for _, future in batch]
+        try:
+            done = loop.run_in_executor(
+                self.renders, self._steps_in_request, environ, [step for step, _ in batch]
+            )
+        except RuntimeError as err:  # the render threads are shut down: the server is stopping
+            done = loop.create_future()
+            done.set_exception(err)
+        done.add_done_callback(functools.partial(_settle_batch, futures))
+
+    def _steps_in_request(
+        self, environ: dict[str, Any], steps: list[Callable[[], Step]]
+    ) -> list[Step | BaseException]:
+        results: list[Step | BaseException] = []
+        with self.app.request_context(environ):
+            for step in steps:
+                try:
+                    results.append(step())
+                except Exception as err:  # that stream's own failure, not its neighbours'
+                    results.append(err)
+        return results
+
     def _in_request(self, environ: dict[str, Any], action: Callable[[], Any]) -> Any:
         with self.app.request_context(environ):
             return action()
@@ -232,9 +282,12 @@ class Site:
                 )
 
         async def render(step: Callable[[], tuple[list[str], bool]]) -> bool:
-            messages, done = await loop.run_in_executor(
-                self.renders, self._in_request, environ, step
-            )
+            if plan.shared:
+                messages, done = await self._render_shared(plan.table_id, environ, step)
+            else:
+                messages, done = await loop.run_in_executor(
+                    self.renders, self._in_request, environ, step
+                )
             await deliver(messages)
             return bool(done)
 
@@ -281,6 +334,27 @@ class Site:
             hub.unsubscribe(plan.table_id, queue)
             gone.cancel()
             stopping.cancel()
+
+
+def _settle_batch(
+    futures: list[asyncio.Future[Step]], done: asyncio.Future[list[Step | BaseException]]
+) -> None:
+    """Hand each stream of a batch its own result (or error)."""
+    if done.cancelled():
+        for future in futures:
+            future.cancel()
+        return
+    error = done.exception()
+    results: list[Step | BaseException] = (
+        [error] * len(futures) if error is not None else done.result()
+    )
+    for future, result in zip(futures, results, strict=True):
+        if future.done():
+            continue  # its stream ended meanwhile
+        if isinstance(result, BaseException):
+            future.set_exception(result)
+        else:
+            future.set_result(result)
 
 
 async def _refuse(scope: Scope, send: Send, refused: PageError) -> None:
@@ -365,11 +439,23 @@ class Server(uvicorn.Server):
         self.should_exit = True
 
 
+def http_protocol() -> type[asyncio.Protocol] | str:
+    """uvicorn's httptools protocol with the stream guard (web.stream_guard) where httptools is
+    installed (Linux x86_64 and aarch64); elsewhere uvicorn's choice, whose requests the app
+    bounds itself (:meth:`Site._stream`)."""
+    try:
+        from web.stream_guard import GuardedHttpToolsProtocol
+    except ImportError:
+        return "auto"
+    return GuardedHttpToolsProtocol
+
+
 def make_server(site: Site, *, host: str, port: int) -> tuple[Server, socket.socket]:
     """A uvicorn server for ``site`` and its listening socket (``port`` 0: a free one)."""
     sock = socket.create_server((host, port), reuse_port=False)
     config = uvicorn.Config(
         site,
+        http=http_protocol(),
         lifespan="on",
         log_level="warning",
         access_log=False,  # no request line (or its query string) lands in a log

@@ -18,6 +18,7 @@ hanging.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import threading
 from collections.abc import Callable, Iterator
@@ -119,11 +120,15 @@ def stop(app: Flask, timeout: float = 2 * POLL + 1) -> bool:
 
 
 def _message(kind: str, data: str, event_id: int | None = None) -> str:
-    lines = [f"event: {kind}"]
-    if event_id is not None:
-        lines.append(f"id: {event_id}")
-    lines.extend(f"data: {line}" for line in data.splitlines() or [""])
-    return "\n".join(lines) + "\n\n"
+    head = f"event: {kind}\n" if event_id is None else f"event: {kind}\nid: {event_id}\n"
+    return head + _data_lines(data) + "\n\n"
+
+
+@functools.lru_cache(maxsize=32)
+def _data_lines(data: str) -> str:
+    """``data`` as the ``data:`` lines of a message. The table screens' streams all send the
+    same shared panel (hundreds of lines), so it is cut into lines once, not once per screen."""
+    return "\n".join(f"data: {line}" for line in data.splitlines() or [""])
 
 
 def _tick(event: Event) -> str:
@@ -244,6 +249,9 @@ class AsyncPlan:
     client: str
     keepalive: float
     coalesce: float
+    shared: bool = False
+    """Whether its panel is the same for every viewer (a table screen's): its renders may run
+    together with the other shared streams' of its table, in one request context."""
 
 
 def _stream(
@@ -251,6 +259,8 @@ def _stream(
     render: Callable[[], str | None],
     concerns: Callable[[Event], bool] = lambda event: True,
     buzzer: TableBuzzer | None = None,
+    *,
+    shared: bool = False,
 ) -> Response:
     streams: OpenStreams = current_app.extensions["companion_streams"]
     client = request.remote_addr or "unknown"
@@ -264,7 +274,9 @@ def _stream(
     coalesce = float(current_app.config["SSE_COALESCE"])
     if ASYNC_STREAM in request.environ:
         # web.asgi runs it as a coroutine (and releases the slot when it ends).
-        request.environ[ASYNC_STREAM] = AsyncPlan(table_id, core, client, keepalive, coalesce)
+        request.environ[ASYNC_STREAM] = AsyncPlan(
+            table_id, core, client, keepalive, coalesce, shared
+        )
         return _headers(Response(status=200, mimetype="text/event-stream"))
     subscription = service().subscribe(table_id)
     stop: threading.Event = current_app.extensions["companion_stop"]
@@ -309,7 +321,7 @@ def table_events(table_id: str) -> Response:
     """The table screen's stream (anyone may watch the table)."""
     table_or_404(table_id)
     buzzer = TableBuzzer(table_id)
-    return _stream(table_id, buzzer.render, buzzer=buzzer)
+    return _stream(table_id, buzzer.render, buzzer=buzzer, shared=True)
 
 
 @bp.get("/t/<table_id>/seat/events")

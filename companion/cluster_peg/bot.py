@@ -22,7 +22,14 @@ from collections.abc import Callable
 
 from companion.cluster_peg import movegen
 from companion.cluster_peg.board import Board
-from companion.cluster_peg.evaluation import DETAIL, SCALE, balls, detail, shape
+from companion.cluster_peg.evaluation import (
+    DETAIL,
+    SCALE,
+    balls,
+    detail,
+    shape,
+    winning_moves,
+)
 from companion.cluster_peg.goal import connected
 from companion.cluster_peg.moves import Move
 from companion.cluster_peg.position import Position
@@ -40,6 +47,8 @@ distances say (the first mover's advantage in a race, P3.2)."""
 THREAT = SCALE
 """At a leaf, the player who just moved can win with their next move and the player to move
 cannot win now: the player to move must spend a move on stopping it, if they can."""
+THREATS = 3 * SCALE
+"""The same, with winning moves to two or more holes: one move seldom stops them all."""
 
 
 class Level(enum.Enum):
@@ -149,13 +158,17 @@ class _Search:
         if need and need.bit_count() <= DETAIL:
             blue_distance += detail(board, bt, need, main, occupied)
         mine, theirs = (red_distance, blue_distance) if red else (blue_distance, red_distance)
-        # A distance of exactly one move means one peg left to place and a good hole beside
-        # the group in reach now (evaluation.detail): the player to move wins with it.
-        if mine == SCALE:
+        # Wins in one move are found exactly (the distances only estimate): the player to
+        # move wins with one; the other player's are threats to stop now.
+        own, other = ((rt, rs), (bt, bs)) if red else ((bt, bs), (rt, rs))
+        if winning_moves(board, own[0], own[1], occupied):
             return WIN - ply - 1
         score = theirs - mine + TEMPO
-        if theirs == SCALE:
-            score -= THREAT
+        threats = winning_moves(board, other[0], other[1], occupied)
+        if threats:
+            # One landing hole may be blocked; two or more rarely can be.
+            landings = {move & movegen.LOW for move in threats}
+            score -= THREAT if len(landings) == 1 else THREATS
         if self.noise:
             score += hash((self.seed, pegs)) % (self.noise + 1) * (1 if red else -1)
         return score
@@ -254,7 +267,11 @@ class _Search:
         score (a bound for all but the best), best first.
 
         ``pie``: the opponent may swap after this move (P5.11), taking the position for
-        themselves if it is better, so a move is worth minus the size of its score."""
+        themselves if it is better, so a move is worth minus the size of its score: the
+        best leaves the sides most nearly even. Each move is searched only in the window
+        of scores nearer even than the best so far (a move outside it is no better), and a
+        move that leaves the other side the better one by as much as the best is worth a
+        point more (it gives the opponent no reason to swap)."""
         alpha, beta = -WIN * 2, WIN * 2
         scored: list[tuple[int, int]] = []
         best_move, best = moves[0], -WIN * 2
@@ -263,8 +280,12 @@ class _Search:
             if self.won(child, red):
                 score = WIN
             elif pie:
-                exact = -self.negamax(child, not red, depth - 1, -WIN * 2, WIN * 2, 1)
-                score = -abs(exact)
+                bound = -best // 2 + 1 if best > -WIN * 2 else WIN * 2
+                exact = -self.negamax(child, not red, depth - 1, -bound, bound, 1)
+                if -bound < exact < bound:
+                    score = -2 * abs(exact) + (1 if exact <= 0 else 0)
+                else:
+                    score = -2 * bound  # no nearer even than the best
             else:
                 score = -self.negamax(child, not red, depth - 1, -beta, -alpha, 1)
             scored.append((score, move))

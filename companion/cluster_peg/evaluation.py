@@ -204,3 +204,54 @@ def evaluate(board: Board, pegs: tuple[int, int, int, int], red_to_move: bool) -
     red = distance(board, rt, rs, occupied)
     blue = distance(board, bt, bs, occupied)
     return blue - red if red_to_move else red - blue
+
+
+def winning_moves(board: Board, tall: int, short: int, occupied: int) -> list[int]:
+    """The player's moves that meet the goal at once (move codes, :mod:`.movegen`), found
+    exactly: only a player with at most one peg off height 2 can have one (a move changes
+    one peg's height), and the moved peg must land at height 2 beside the rest."""
+    wrong = (tall & board.shallow) | (short & board.deep)
+    if wrong & (wrong - 1):
+        return []
+    pegs = tall | short
+    movers = wrong or pegs
+    vacant = board.all_holes & ~occupied
+    neighbours = board.neighbours
+    up_masks = board.up_masks
+    down_masks = board.down_masks
+    deep = board.deep
+    out: list[int] = []
+    while movers:
+        low = movers & -movers
+        movers ^= low
+        hole = low.bit_length() - 1
+        wanted = deep if tall & low else board.shallow
+        rest = pegs ^ low
+        landings = []
+        for mask in up_masks[hole]:
+            reach = vacant & mask
+            if reach:
+                landings.append((reach & -reach).bit_length() - 1)
+        for mask in down_masks[hole]:
+            reach = vacant & mask
+            if reach:
+                landings.append(reach.bit_length() - 1)
+        for landing in landings:
+            if (
+                wanted >> landing & 1
+                and neighbours[landing] & rest
+                and _joined(neighbours, rest | 1 << landing)
+            ):
+                out.append(hole << 6 | landing)
+    return out
+
+
+def _joined(neighbours: tuple[int, ...], pegs: int) -> bool:
+    group = frontier = pegs & -pegs
+    while frontier:
+        bit = frontier & -frontier
+        frontier ^= bit
+        grown = neighbours[bit.bit_length() - 1] & pegs & ~group
+        group |= grown
+        frontier |= grown
+    return group == pegs

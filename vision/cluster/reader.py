@@ -180,7 +180,7 @@ class ClusterReader:
             rotation=rng.uniform(-5, 5),
             tilt=rng.uniform(0, 10),
             kelvin=rng.uniform(3500, 6000),
-            hand=rng.random() < 0.2,
+            hands=int(rng.random() < 0.2),
             seed=rng.randrange(2**31),
         )
         return render(position, conditions).image

@@ -35,6 +35,12 @@ SAMPLE_MM = 2.6
 """The radius of the disc read around a hole's centre (smaller than a peg and a pit)."""
 AGREE = 0.75
 """The share of a disc's pixels that must agree for a hole to be read at all."""
+SATURATION = 0.5
+"""How much of a pixel's light must be its colour (not grey) to be a peg's: the kit's pegs are
+nearly pure colours, skin (pinkish when a cream paper sets the white) is not."""
+CHROMA = 0.15
+"""How strong a pixel's colour must be, against the paper's white, to be a peg's: in the dark
+(a hand's shadow, a dim corner) 8-bit values and JPEG leave too few steps to judge a hue."""
 COARSE_PX_PER_MM = 1.6
 """Below this the pits and pegs are only a few pixels across."""
 
@@ -127,17 +133,37 @@ def _paper(frame: Image, kit: Kit, board: Board, homography: Matrix) -> npt.NDAr
     return np.asarray(np.median(top, axis=0), dtype=np.float32)
 
 
+def _linear(srgb: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """sRGB values (0-255) as linear light (0-1)."""
+    v = np.clip(srgb, 0, 255) / 255.0
+    out = np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
+    return np.asarray(out, dtype=np.float32)
+
+
 def _classify(
     pixels: npt.NDArray[np.float32], paper: npt.NDArray[np.float32]
 ) -> npt.NDArray[np.int8]:
-    """Per pixel: 0 other, 1 dark pit, 2 red, 3 blue (pixels balanced so paper is neutral)."""
+    """Per pixel: 0 other, 1 dark pit, 2 red, 3 blue (B, G, R pixels balanced so paper is
+    neutral).
+
+    Colour is judged in linear light with the grey part taken away (what is left above the
+    smallest channel): a highlight adds white light, which pales a peg but does not turn its
+    hue, and skin, reddish under a warm lamp, is orange (its green well above its blue), never
+    the kit's red."""
     b, g, r = pixels[:, 0], pixels[:, 1], pixels[:, 2]
     level = float(paper.mean())
     value = (r + g + b) / 3 / max(level, 1.0)
-    red = (r > 1.6 * g) & (r > 1.45 * b) & (r > 0.10 * level)
-    blue = (b > 1.45 * r) & (b > 1.12 * g) & (b > 0.10 * level)
     spread = (np.maximum(np.maximum(r, g), b) - np.minimum(np.minimum(r, g), b)) / max(level, 1.0)
-    dark = (value < 0.30) & (spread < 0.12) & ~red & ~blue
+    lb, lg, lr = (_linear(c) for c in (b, g, r))
+    white = max(float(_linear(np.array([level], np.float32))[0]), 1e-3)
+    low = np.minimum(np.minimum(lr, lg), lb)
+    cr, cg, cb = lr - low, lg - low, lb - low
+    top = np.maximum(np.maximum(cr, cg), cb)
+    chroma = top / white
+    saturated = (chroma > CHROMA) & (top > SATURATION * (top + low))
+    red = saturated & (cg < 0.12 * cr) & (cb < 0.2 * cr)
+    blue = saturated & (cr < 0.12 * cb) & (cg < 0.4 * cb)
+    dark = (value < 0.30) & ((spread < 0.12) | (value < 0.12)) & ~red & ~blue
     out = np.zeros(len(pixels), np.int8)
     out[dark] = 1
     out[red] = 2

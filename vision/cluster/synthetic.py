@@ -5,9 +5,12 @@ Written from the kit's description only (``kit/cluster-kit.json``: the sheet as 
 size and heights, the colours); it shares no code with :mod:`vision.cluster.recognize`. The
 pegs are drawn as cylinders in 3D (a peg stands its height times the kit's height step above
 the board, P2.4), so a tilted camera sees their sides and their tops shifted away from it, as a
-real camera does. The photograph's conditions are those of the Local Cluster vision benchmark:
-any rotation, up to 30 degrees of tilt, 2700-6500 K light, brightness 0.5-1.5, soft shadows,
-a hand over the board half the time, blur, sensor noise and JPEG compression.
+real camera does. The photograph's conditions are those of the Local Cluster vision benchmark
+(issue 18), taken through the shared :mod:`vision.photograph`: any rotation, up to 30 degrees
+of tilt, 2700-6500 K light falling off to one side with vignetting, brightness 0.55-1.4, a soft
+shadow, up to two hands of any skin tone with their shadows, specular highlights that wash out
+what they fall on (strongest on the glossy pegs), the board printed on papers of four whites
+on mats of seven colours, blur, shot and read noise through a Bayer filter, and JPEG 60-95.
 """
 
 from __future__ import annotations
@@ -25,21 +28,24 @@ from companion.cluster_peg.position import Position
 from companion.cluster_peg.scan import Seen
 from vision.cluster.kit import Kit, load_kit
 from vision.cluster.sheets import draw_board
-from vision.photograph import kelvin_gains, rodrigues
+from vision.photograph import MATS, PAPERS, SKINS, glare_field, photograph, rodrigues
 
 Image = npt.NDArray[np.uint8]
 Matrix = npt.NDArray[np.float64]
 
-TABLE_RGB = (120, 96, 72)
-SKIN_RGB = (214, 168, 142)
-EXPOSURE = 0.62
 PROBE_MM = 4.0
 """The disc around a hole's centre that must be in plain view for the hole to count as seen."""
+GLARE_HIDES = 0.5
+"""Reflected light (units of paper white) over a hole's disc beyond which it is washed out:
+not in plain view."""
+GLOSS = {"mat": 0.15, "paper": 0.35, "peg": 0.6, "skin": 0.3}
+"""How much of a highlight each surface reflects."""
 
 
 @dataclasses.dataclass(frozen=True)
 class Conditions:
-    """How the table is lit and photographed (the Local Cluster vision benchmark's ranges)."""
+    """How the table is made up, lit and photographed: the Local Cluster vision benchmark's
+    ranges (issue 18), which :meth:`random` draws from."""
 
     width: int = 1920
     height: int = 1080
@@ -50,11 +56,26 @@ class Conditions:
     fill: float = 0.9
     kelvin: float = 6500.0
     brightness: float = 1.0
+    gradient: float = 0.0
+    """How much darker the far side of the picture is (0-0.5), a lamp off to one side."""
+    vignette: float = 0.0
+    glare: int = 0
+    """Specular highlights in the picture (0-2)."""
+    glare_strength: float = 1.0
+    """A highlight's peak, in units of paper white (up to 2: clipped)."""
     blur: float = 0.0
     noise: float = 0.0
+    """Read noise in 8-bit steps (shot noise grows with it)."""
     jpeg: int | None = None
+    bayer: bool = False
+    """Photographed through a Bayer colour filter and demosaiced."""
     shadow: float = 0.0
-    hand: bool = False
+    """A soft shadow (someone leaning over the table) darkening up to this much (0-0.4)."""
+    hands: int = 0
+    hand_shadow: float = 0.4
+    """How dark the hands' shadows are (0-0.6)."""
+    mat: str = "wood"
+    paper: str = "bright white"
     seed: int = 0
 
     @classmethod
@@ -67,12 +88,20 @@ class Conditions:
             tilt_direction=rng.uniform(0, 360),
             fill=rng.uniform(0.8, 0.95),
             kelvin=rng.uniform(2700, 6500),
-            brightness=rng.uniform(0.5, 1.5),
-            blur=rng.uniform(0, 1.2),
-            noise=rng.uniform(0, 4),
-            jpeg=rng.choice([None, 75, 85, 95]),
+            brightness=rng.uniform(0.55, 1.4),
+            gradient=rng.uniform(0, 0.45),
+            vignette=rng.uniform(0, 0.35),
+            glare=rng.choice([0, 0, 1, 1, 2]),
+            glare_strength=rng.uniform(0.3, 2.0),
+            blur=rng.uniform(0, 1.3),
+            noise=rng.uniform(0.5, 4.0),
+            jpeg=rng.choice([None, 60, 70, 80, 90, 95]),
+            bayer=rng.random() < 0.7,
             shadow=rng.uniform(0, 0.4),
-            hand=rng.random() < 0.5,
+            hands=rng.choice([0, 0, 1, 1, 2]),
+            hand_shadow=rng.uniform(0.2, 0.6),
+            mat=rng.choice(sorted(MATS)),
+            paper=rng.choice(sorted(PAPERS)),
             seed=rng.randrange(2**31),
         )
 
@@ -82,7 +111,10 @@ class HoleTruth:
     seen: Seen
     """What is in the hole (empty, red, blue)."""
     visible: bool
-    """Whether the disc around its centre is in plain view (no hand, no other peg over it)."""
+    """Whether the disc around its centre is in plain view (no hand, no other peg over it, not
+    washed out by a highlight)."""
+    hidden_by: str | None = None
+    """What hides it: ``"hand"``, ``"peg"`` (another one, seen from the side) or ``"glare"``."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -166,18 +198,31 @@ def render(
     box = kit.sheet_box(board)
     camera = _Camera(cond, box, rng)
     to_image = camera.plane_homography()
+    size = (cond.width, cond.height)
 
-    # The printed board, warped onto the table.
+    # The printed board on its paper, warped onto the table.
     s = 4.0
-    sheet = draw_board(kit, board, s, labels=True)
+    paper = PAPERS[cond.paper]
+    printed = dataclasses.replace(kit, printed={**kit.printed, "paper": paper})
+    sheet = draw_board(printed, board, s, labels=True)
     sheet_to_board = np.array([[1 / s, 0, box[0]], [0, 1 / s, box[1]], [0, 0, 1]])
     photo = np.empty((cond.height, cond.width, 3), np.uint8)
-    photo[:] = _bgr(TABLE_RGB)
+    photo[:] = _bgr(MATS[cond.mat])
     cv2.warpPerspective(
         sheet,
         to_image @ sheet_to_board,
-        (cond.width, cond.height),
+        size,
         dst=photo,
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_TRANSPARENT,
+    )
+    gloss = np.full((cond.height, cond.width), GLOSS["mat"], np.float32)
+    sheet_mask = np.full(sheet.shape[:2], GLOSS["paper"], np.float32)
+    cv2.warpPerspective(
+        sheet_mask,
+        to_image @ sheet_to_board,
+        size,
+        dst=gloss,
         flags=cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_TRANSPARENT,
     )
@@ -203,21 +248,49 @@ def render(
         side = tuple(0.72 * c for c in rgb)
         cv2.fillPoly(photo, [_polygon(outline.reshape(-1, 2))], _bgr(side), cv2.LINE_AA, 4)
         cv2.fillPoly(covered, [np.round(outline.reshape(-1, 2)).astype(np.int32)], hole + 1)
+        cv2.fillPoly(gloss, [_polygon(outline.reshape(-1, 2))], GLOSS["peg"], cv2.LINE_AA, 4)
         cap = camera.project(top)
         cv2.fillPoly(photo, [_polygon(cap)], _bgr(rgb), cv2.LINE_AA, 4)
         cv2.polylines(
             photo, [_polygon(cap)], True, _bgr(tuple(0.5 * c for c in rgb)), 1, cv2.LINE_AA, 4
         )
 
-    # A hand over part of the board, above the pegs.
+    # Shade: someone leaning over the table, then hands above the pegs with their shadows.
+    shade = np.ones((cond.height, cond.width), np.float32)
+    if cond.shadow > 0:
+        small = np.ones((max(2, cond.height // 16), max(2, cond.width // 16)), np.float32)
+        sh, sw = small.shape
+        axes = (int(rng.uniform(0.2, 0.5) * sw), int(rng.uniform(0.2, 0.5) * sh))
+        centre = (int(rng.uniform(0, sw)), int(rng.uniform(0, sh)))
+        cv2.ellipse(small, centre, axes, rng.uniform(0, 180), 0, 360, 1 - cond.shadow, -1)
+        small = cv2.GaussianBlur(small, (0, 0), sw * 0.06)
+        shade *= cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)
     hand = np.zeros((cond.height, cond.width), np.uint8)
-    if cond.hand:
+    for _ in range(cond.hands):
         target = kit.hole_mm(board, rng.randrange(board.size))
-        for piece in _hand(rng, target):
-            points = camera.project(np.array([[px, py, -60.0] for px, py in piece]))
-            cv2.fillPoly(hand, [_polygon(points)], 255, cv2.LINE_8, 4)
-        photo[hand > 0] = _bgr(SKIN_RGB)
+        pieces = _hand(rng, target)
+        skin = rng.choice(SKINS)
+        drop = (rng.uniform(-20, 20), rng.uniform(-20, 20))
+        fallen = np.zeros((cond.height, cond.width), np.uint8)
+        one = np.zeros((cond.height, cond.width), np.uint8)
+        for piece in pieces:
+            above = camera.project(np.array([[px, py, -60.0] for px, py in piece]))
+            cv2.fillPoly(one, [_polygon(above)], 255, cv2.LINE_8, 4)
+            below = camera.project(
+                np.array([[px + drop[0], py + drop[1], 0.0] for px, py in piece])
+            )
+            cv2.fillPoly(fallen, [_polygon(below)], 255, cv2.LINE_8, 4)
+        soft = cv2.GaussianBlur(fallen.astype(np.float32) / 255, (0, 0), 6.0)
+        shade *= 1 - cond.hand_shadow * soft
+        photo[one > 0] = _bgr(skin)
+        gloss[one > 0] = GLOSS["skin"]
+        shade[one > 0] = 1.0
+        hand |= one
 
+    glare = glare_field(
+        rng, (cond.height, cond.width), count=cond.glare, strength=cond.glare_strength
+    )
+    shine = glare * gloss
     truths = []
     for hole in range(board.size):
         x, y = kit.hole_mm(board, hole)
@@ -228,10 +301,20 @@ def render(
         cv2.fillPoly(mask, [np.round(disc).astype(np.int32)], 1)
         inside = mask > 0
         over = covered[inside]
-        hidden = bool(hand[inside].any()) or bool(np.any((over != 0) & (over != hole + 1)))
-        truths.append(HoleTruth(Seen.of(position.peg_at(hole)), not hidden))
+        hidden_by = (
+            "hand"
+            if hand[inside].any()
+            else "peg"
+            if np.any((over != 0) & (over != hole + 1))
+            else "glare"
+            if shine[inside].max(initial=0.0) > GLARE_HIDES
+            else None
+        )
+        truths.append(HoleTruth(Seen.of(position.peg_at(hole)), hidden_by is None, hidden_by))
 
-    image = _photograph(photo, cond, rng)
+    image = photograph(
+        photo, gloss=gloss, shade=shade, glare=glare, paper=paper, shot=cond, rng=rng
+    )
     return Rendered(image, tuple(truths), cond, to_image)
 
 
@@ -258,36 +341,6 @@ def _hand(rng: random.Random, at: tuple[float, float]) -> list[list[tuple[float,
     ellipse(-40, 8, 8, 25, -50)
     ellipse(0, 95, 35, 62)
     return pieces
-
-
-def _photograph(photo: Image, cond: Conditions, rng: random.Random) -> Image:
-    """Light, shade, blur, noise and compress."""
-    height, width = photo.shape[:2]
-    linear = (photo.astype(np.float32) / 255.0) ** 2.2
-    light = (kelvin_gains(cond.kelvin)[::-1] * EXPOSURE * cond.brightness).astype(np.float32)
-    linear *= light
-    if cond.shadow > 0:
-        small = np.ones((max(2, height // 16), max(2, width // 16)), np.float32)
-        sh, sw = small.shape
-        axes = (int(rng.uniform(0.2, 0.5) * sw), int(rng.uniform(0.2, 0.5) * sh))
-        centre = (int(rng.uniform(0, sw)), int(rng.uniform(0, sh)))
-        cv2.ellipse(small, centre, axes, rng.uniform(0, 180), 0, 360, 1 - cond.shadow, -1)
-        small = cv2.GaussianBlur(small, (0, 0), sw * 0.06)
-        linear *= cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)[:, :, None]
-    srgb = np.clip(linear, 0, 1) ** (1 / 2.2) * 255.0
-    if cond.blur > 0:
-        srgb = cv2.GaussianBlur(srgb, (0, 0), cond.blur)
-    if cond.noise > 0:
-        srgb = srgb + np.random.default_rng(cond.seed).normal(0, cond.noise, srgb.shape).astype(
-            np.float32
-        )
-    image: Image = np.clip(srgb + 0.5, 0, 255).astype(np.uint8)
-    if cond.jpeg is not None:
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, cond.jpeg])
-        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
-        if decoded is not None:
-            image = decoded
-    return image
 
 
 def truth_counts(rendered: Rendered) -> Mapping[str, int]:

@@ -26,7 +26,7 @@ from companion.clustered.layout import Layout
 from companion.clustered.settings import Palette
 from vision.clustered.draw import bgr, card_face
 from vision.clustered.kit import Kit, Point, load_kit
-from vision.photograph import camera, kelvin_gains, rotation
+from vision.photograph import blackbody_rgb, camera, rotation
 
 Image = npt.NDArray[np.uint8]
 Matrix = npt.NDArray[np.float64]
@@ -164,11 +164,22 @@ def _hand(rng: random.Random, at: Point) -> list[list[Point]]:
     return pieces
 
 
+def _kelvin_gains(kelvin: float) -> npt.NDArray[np.float64]:
+    """Linear RGB gains of a light at ``kelvin`` against daylight, the largest 1 (a 2.2 gamma)."""
+
+    def rgb(t: float) -> npt.NDArray[np.float64]:
+        c = np.clip(np.array(blackbody_rgb(t)) / 255.0, 0.01, 1)
+        return np.asarray(c**2.2, dtype=np.float64)
+
+    gains = rgb(kelvin) / rgb(6500)
+    return np.asarray(gains / gains.max(), dtype=np.float64)
+
+
 def _photograph(photo: Image, cond: Conditions, rng: random.Random) -> Image:
     """Light (colour temperature, brightness, shadow, glare), blur, noise and JPEG."""
     height, width = photo.shape[:2]
     linear = (photo.astype(np.float32) / 255.0) ** 2.2
-    gains = kelvin_gains(cond.kelvin)[::-1]
+    gains = _kelvin_gains(cond.kelvin)[::-1]
     linear *= (gains * EXPOSURE * cond.brightness).astype(np.float32)
     small_size = (max(2, width // 16), max(2, height // 16))
     if cond.shadow > 0:
