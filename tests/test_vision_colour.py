@@ -7,8 +7,12 @@ from collections.abc import Callable
 
 import cv2
 import numpy as np
+import numpy.typing as npt
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
-from vision.local_cluster.colour import lab
+from vision.local_cluster.colour import lab, median, percentile
 
 
 def _cpu(work: Callable[[], object], runs: int = 5) -> float:
@@ -30,3 +34,26 @@ def test_lab_of_many_points_converts_them_as_one_row_not_one_column() -> None:
     expected = cv2.cvtColor(row, cv2.COLOR_LRGB2Lab).reshape(-1, 3)
     np.testing.assert_allclose(lab(points), expected, atol=1e-3)
     assert _cpu(lambda: lab(points)) < 4 * _cpu(lambda: cv2.cvtColor(row, cv2.COLOR_LRGB2Lab))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    arrays(
+        np.float32,
+        st.tuples(st.integers(1, 4), st.integers(1, 40)),
+        elements=st.floats(0, 4, width=32),
+    ),
+    st.sampled_from([0, 10, 50, 90, 100]),
+    st.sampled_from([0, 1]),
+)
+def test_the_scans_median_and_percentile_are_numpys(
+    values: npt.NDArray[np.float32], q: int, axis: int
+) -> None:
+    """The card's and the tiles' medians and percentiles skip numpy's checks for speed; the
+    values must stay numpy's, to the bit and in the same type."""
+    for ours, theirs in (
+        (median(values, axis=axis), np.median(values, axis=axis)),
+        (percentile(values, q, axis=axis), np.percentile(values, q, axis=axis)),
+    ):
+        assert ours.dtype == theirs.dtype
+        assert np.array_equal(ours, theirs)

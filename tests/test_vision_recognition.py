@@ -13,7 +13,10 @@ from benchmarks.vision import boards
 from companion.local_cluster.board_scan import SlotState
 from companion.local_cluster.state import State
 from vision.errors import CardNotFound
-from vision.local_cluster.recognize import Recognition, recognize
+from vision.local_cluster import recognize as recognize_module
+from vision.local_cluster.kit import load_kit
+from vision.local_cluster.layout import layout
+from vision.local_cluster.recognize import FINE_PX_PER_MM, Recognition, recognize
 from vision.local_cluster.synthetic import Conditions, Rendered, render, sample_state
 from vision.readers import Quality
 
@@ -320,3 +323,39 @@ def test_a_scan_gives_setup_the_games_own_galaxy(small: State) -> None:
         s.id: s.minerals for s in small.galaxy.sectors
     }
     assert scanned.unread == ()
+
+
+def test_a_coarse_layout_drops_only_the_small_slots_probes() -> None:
+    kit = load_kit()
+    for variant in range(len(kit.variants)):
+        full = layout(kit, variant)
+        coarse = layout(kit, variant, coarse=True)
+        assert {k.kind for k in coarse.kinds} == {"claim", "unit"}
+        assert [name for _, name in coarse.skipped] == [
+            s.name for s in kit.variants[variant] if s.kind in ("mineral", "craft")
+        ]
+        assert len(coarse.points) < 0.6 * len(full.points)
+        for name in ("strip", "field", "bare"):
+            assert (coarse.points[getattr(coarse, name)] == full.points[getattr(full, name)]).all()
+        for a, b in zip(coarse.kinds, full.kinds[:2], strict=True):
+            for name in ("region", "outline", "beside"):
+                assert (coarse.points[getattr(a, name)] == full.points[getattr(b, name)]).all()
+            assert (a.plane == b.plane).all()
+
+
+def test_a_coarse_picture_reads_the_same_without_the_small_slots_probes(
+    state: State, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Below FINE_PX_PER_MM minerals and strike craft are unknown whatever they show, so
+    they are not sampled at all; everything else reads exactly as with the full layout."""
+    picture = render(state, dataclasses.replace(CLEAR, hands=1, glare=1, seed=4)).image
+    fast = recognize(picture)
+    assert fast.px_per_mm is not None and fast.px_per_mm < FINE_PX_PER_MM
+    monkeypatch.setattr(
+        recognize_module, "layout", lambda kit, v, extra=0.0, coarse=False: layout(kit, v, extra)
+    )
+    assert recognize(picture).scan == fast.scan
+    for tile in fast.scan.tiles:
+        for reading in tile.slots:
+            if reading.slot.startswith(("mineral", "craft")):
+                assert reading.state is SlotState.UNKNOWN

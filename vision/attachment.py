@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.service.attachments import ConfigError
 from vision.errors import VisionError
-from vision.readers import CameraReader, NoReader, Quality, Reading, reader_for
+from vision.readers import CameraReader, NoReader, Quality, Reading, Remembering, reader_for
 from vision.settle import settled
 from vision.sources import FolderSource, FrameSource, SimulatedSource, StillSource, WebcamSource
 
@@ -133,7 +133,7 @@ class CameraAttachment:
         self.skipped = 0
         """Rounds without a usable scan (motion, no card, no game yet)."""
         self.last: Reading[Any] | None = None
-        """The last reading reported."""
+        """The last reading reported: a :class:`Remembering` reader gets it in its prior."""
         self.reported = threading.Event()
         self.note: str | None = None
         """Why the last scan was skipped (or why the camera idles), logged once until it
@@ -178,7 +178,7 @@ class CameraAttachment:
                 self.skipped += 1
                 self._say("the picture moved between frames (a hand over the board?); skipped")
                 return False
-            prior = tracked(self.service, self.table_id, reader)
+            prior = self.prior(reader)
             reading = reader.combine([reader.read(f, prior=prior) for f in frames], prior=prior)
             if reading.quality is not Quality.GOOD and self.stills:
                 reading = self._still(reader, source, prior, reading)
@@ -196,6 +196,14 @@ class CameraAttachment:
         self.scans += 1
         self.reported.set()
         return True
+
+    def prior(self, reader: CameraReader[Any, Any]) -> object | None:
+        """The reader's prior: from the table's session and, for a :class:`Remembering`
+        reader, the last reading reported (where the pieces lay when last seen)."""
+        prior = tracked(self.service, self.table_id, reader)
+        if isinstance(reader, Remembering) and self.last is not None:
+            prior = reader.remember(prior, self.last)
+        return prior
 
     def _still(
         self,

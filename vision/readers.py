@@ -18,6 +18,8 @@ What a reader does (docs/architecture.md, "Camera readers"):
    :class:`Reading`: the game's own scan value, every reading in it with a confidence, plus
    the picture's :class:`Quality` and notes a person can act on.
 3. :meth:`CameraReader.combine`: one reading from those of several settled frames.
+   A reader that is also :class:`Remembering` gets the camera's last good reading folded into
+   its prior (:meth:`Remembering.remember`) before each scan.
 4. The camera hands ``reading.scan`` to ``TableService.report_scan(table_id, scan)``, which
    asks the session's ``compare_scan(scan)``: what differs, what is missing and, for a
    turn-taking game, the moves that explain what the camera saw.
@@ -129,6 +131,17 @@ class CameraReader(Protocol[ScanT, PriorT]):
     ) -> Image:
         """A synthetic picture of the table ``prior`` describes (the ``simulated`` camera
         source), ``size`` = (width, height); with chance ``mistakes`` a player's slip."""
+        ...
+
+
+@runtime_checkable
+class Remembering(Protocol[PriorT]):
+    """A reader that wants the camera's last good reading as part of its prior (say, where
+    the pieces lay, so a piece whose own mark is covered this time can still be placed). The
+    camera attachment keeps that reading and asks for the prior with it before each scan."""
+
+    def remember(self, prior: PriorT | None, last: Reading[Any]) -> PriorT | None:
+        """``prior`` (from the table's session, or None) with what ``last`` saw added."""
         ...
 
 

@@ -126,6 +126,16 @@ class VariantLayout:
     """K x 2: each point's offset from its owner slot's centre, in 10 mm."""
     slot_count: int
     kinds: tuple[KindProbes, ...]
+    skipped: tuple[tuple[int, str], ...] = ()
+    """Slots not probed at all (position in the variant's slot list, name): read UNKNOWN.
+    A picture too coarse for small things skips minerals and strike craft (:data:`SMALL`)."""
+    unprobed: tuple[tuple[tuple[int, ...], Floats], ...] = ()
+    """The skipped kinds' slot positions and surround planes (``KindProbes.plane``): the
+    bare tile a skipped slot owns is still lit by the light around that slot."""
+
+    def planes(self) -> tuple[tuple[tuple[int, ...], Floats], ...]:
+        """Every kind's slot positions and surround planes, probed or not."""
+        return tuple((k.positions, k.plane) for k in self.kinds) + self.unprobed
 
 
 def zone_inradius(kit: Kit, slot: SlotSpec) -> float:
@@ -193,7 +203,10 @@ def _weights(points: Matrix, centres: Matrix, low: float, high: float) -> Floats
     return out
 
 
-_LAYOUTS: dict[tuple[int, int, float], tuple[Kit, VariantLayout]] = {}
+_LAYOUTS: dict[tuple[int, int, float, bool], tuple[Kit, VariantLayout]] = {}
+SMALL = ("mineral", "craft")
+"""The kinds of slot a coarse picture does not read (``slots.decide`` would call them all
+unknown): a coarse layout leaves their points out, nearly half of a tile's."""
 KEEP_OFF_STEP = 0.5
 
 
@@ -205,14 +218,62 @@ def keep_off(edge_mm: float) -> float:
     return round(extra / KEEP_OFF_STEP) * KEEP_OFF_STEP
 
 
-def layout(kit: Kit, variant: int, extra: float = 0.0) -> VariantLayout:
+def layout(kit: Kit, variant: int, extra: float = 0.0, *, coarse: bool = False) -> VariantLayout:
     """The sample points of ``variant``, its bare tile ``extra`` mm farther from every zone
-    (see :func:`keep_off`); made once per kit, variant and distance."""
-    key = (id(kit), variant, extra)
+    (see :func:`keep_off`); made once per kit, variant, distance and coarseness. A
+    ``coarse`` layout has no probes for the :data:`SMALL` kinds of slot (everything else,
+    the same points and weights as the full layout)."""
+    key = (id(kit), variant, extra, coarse)
     found = _LAYOUTS.get(key)
     if found is None or found[0] is not kit:
-        found = _LAYOUTS[key] = (kit, _layout(kit, variant, extra))
+        full = layout(kit, variant, extra) if coarse else _layout(kit, variant, extra)
+        found = _LAYOUTS[key] = (kit, _without(full, SMALL) if coarse else full)
     return found[1]
+
+
+def _without(full: VariantLayout, kinds: tuple[str, ...]) -> VariantLayout:
+    """``full`` without the probes of ``kinds`` of slot (their points dropped, every other
+    index renumbered; the white margin, the field and the bare tile come first and stay)."""
+    dropped = [k for k in full.kinds if k.kind in kinds]
+    kept = [k for k in full.kinds if k.kind not in kinds]
+    if not dropped:
+        return full
+    keep = np.ones(len(full.points), bool)
+    for k in dropped:
+        for indices in (k.region, k.outline, k.beside):
+            keep[indices.ravel()] = False
+    renumber = np.cumsum(keep) - 1
+    assert keep[: full.lab_from].all() and keep[full.bare].all()
+
+    def moved(indices: Indices) -> Indices:
+        out: Indices = renumber[indices].astype(np.intp)
+        return out
+
+    probes = tuple(
+        dataclasses.replace(
+            k,
+            region=moved(k.region),
+            outline=moved(k.outline),
+            beside=moved(k.beside),
+            surround_sets=tuple(moved(s) for s in k.surround_sets),
+        )
+        for k in kept
+    )
+    skipped = tuple(
+        sorted((p, name) for k in dropped for p, name in zip(k.positions, k.names, strict=True))
+    )
+    return dataclasses.replace(
+        full,
+        points=full.points[keep],
+        strip=moved(full.strip),
+        bare=moved(full.bare),
+        field=moved(full.field),
+        owner=full.owner[keep],
+        from_owner=full.from_owner[keep],
+        kinds=probes,
+        skipped=full.skipped + skipped,
+        unprobed=full.unprobed + tuple((k.positions, k.plane) for k in dropped),
+    )
 
 
 def _layout(kit: Kit, variant: int, extra: float) -> VariantLayout:

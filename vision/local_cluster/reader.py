@@ -7,7 +7,7 @@ import dataclasses
 import random
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError
 from companion.local_cluster.atoms import SectorId
@@ -17,6 +17,9 @@ from companion.local_cluster.state import State
 from vision.local_cluster.combine import majority
 from vision.local_cluster.kit import load_kit
 from vision.readers import Image, Reading, worst
+
+if TYPE_CHECKING:
+    from vision.local_cluster.recognize import Prior
 
 _RANGE = re.compile(r"^S?(\d+)(?:\s*-\s*S?(\d+))?$", re.IGNORECASE)
 
@@ -33,6 +36,10 @@ class Expected:
     """The game's tiles (their markers are looked for again when some are not found)."""
     state: State | None = None
     """The tracked position, when known: ``describe`` lists what differs from it."""
+    poses: Prior | None = None
+    """Where the tiles lay at the camera's last good reading (:meth:`LocalClusterReader.
+    remember`): a tile whose marker is hidden this time (a hand, a card sleeve) is placed from
+    it when its neighbours and the picture agree."""
 
     @classmethod
     def of(cls, state: State) -> Expected:
@@ -77,8 +84,24 @@ class LocalClusterReader:
     def read(self, frame: Image, *, prior: Expected | None = None) -> Reading[BoardScan]:
         from vision.local_cluster.recognize import recognize
 
-        found = recognize(frame, expected=None if prior is None else prior.sectors)
+        found = recognize(
+            frame,
+            expected=None if prior is None else prior.sectors,
+            prior=None if prior is None else prior.poses,
+        )
         return Reading(found.scan, found.quality, found.notes, found.px_per_mm, found)
+
+    def remember(self, prior: Expected | None, last: Reading[BoardScan]) -> Expected | None:
+        """``prior`` with the tile poses of the last good reading added (the camera
+        attachment's memory of the board; see :class:`vision.readers.Remembering`)."""
+        from vision.local_cluster.recognize import Prior
+
+        if not last.scan.tiles:
+            return prior
+        poses = Prior.of(last.scan)
+        if prior is None:
+            return Expected(tuple(t.sector for t in last.scan.tiles), poses=poses)
+        return dataclasses.replace(prior, poses=poses)
 
     def combine(
         self, readings: Sequence[Reading[BoardScan]], *, prior: Expected | None = None

@@ -12,6 +12,12 @@ The pipeline (docs/physical-kit.md, "How the camera reads the kit"):
    Lab; then every slot read or left UNKNOWN (:mod:`.slots`).
 5. The picture as a whole judged (:func:`judge`): too small or too blurred to trust, no
    tiles, tiles expected but missing.
+
+With a :class:`Prior` (the camera's last good reading: where each tile lay on the table), a
+tile whose marker is hidden this time (a hand, a card sleeve) is placed where its found
+neighbours' motion carries its last pose (:func:`carried`), then kept only if the picture
+agrees: its printed slot outlines must show where the pose puts them (:data:`CARRIED_EMPTIES`).
+A tile's quarter turn is seen only on its marker, so it comes from the prior alone.
 """
 
 from __future__ import annotations
@@ -28,7 +34,16 @@ import numpy.typing as npt
 from companion.local_cluster.atoms import SectorId, sector_sort_key
 from companion.local_cluster.board_scan import BoardScan, SlotReading, SlotState, TileReading
 from vision.errors import CardNotFound, ImageError
-from vision.local_cluster.colour import LINEAR, Card, lab, luminance, nominal_card, read_card
+from vision.local_cluster.colour import (
+    LINEAR,
+    Card,
+    lab,
+    luminance,
+    median,
+    nominal_card,
+    percentile,
+    read_card,
+)
 from vision.local_cluster.kit import Kit, load_kit
 from vision.local_cluster.layout import keep_off, layout, white_margin
 from vision.local_cluster.markers import Marker, edge_spread, find_markers
@@ -70,6 +85,57 @@ tile's dim side below black (then no surround looked like bare tile, and a dark 
 colour turned). What remains is taken off slot by slot (:func:`slots.light`)."""
 
 
+CARRIED_NEIGHBOURS = 2
+"""A tile whose marker is hidden is placed from the prior only when at least this many found
+tiles near it agree on how the board moved since (:func:`carried`)."""
+CARRIED_REACH = 2.3
+"""Those neighbours lie within this many tile sides of the hidden tile (by the prior); when
+fewer do, the nearest ``CARRIED_FARTHEST`` found tiles anywhere are asked (the board as a
+whole has not moved on the table)."""
+CARRIED_FARTHEST = 4
+CARRIED_AGREE_MM = 2.5
+CARRIED_AGREE_DEGREES = 2.5
+"""A neighbour agrees when the fitted motion puts it within this far and this turn of where
+its marker shows it now."""
+CARRIED_EMPTY_SURE = 0.75
+"""On a tile placed from the prior, an empty reading less sure than this is made unknown:
+what hides the marker lies on this very tile, and a dark card sleeve looks like bare tile
+(issue 18's benchmark read a mineral under one empty at 0.67 on such a tile)."""
+BORROWED_FROM = 3
+"""A tile placed from the prior takes its light from this many nearest found tiles."""
+CARRIED_EMPTIES = 3
+"""A tile placed from the prior is kept only when at least this many of its slots read empty
+(an empty reading needs the slot's 1.5 mm printed outline to show where the pose puts it;
+at least one of them not a strike-craft slot, whose outlines repeat every 3-4 mm): a pose
+more than about a millimetre off shows none."""
+
+
+@dataclasses.dataclass(frozen=True)
+class TilePose:
+    """Where a tile lay on the table (the plane fixed by the calibration card)."""
+
+    sector: SectorId
+    centre: tuple[float, float]
+    """Its marker's centre (mm)."""
+    angle: float
+    """Its marker's turn (degrees): with the sector's id, which way its slots lie (its
+    quarter turn), which only the marker shows."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Prior:
+    """The tile poses of the last settled reading: the camera's memory of the board."""
+
+    tiles: tuple[TilePose, ...]
+
+    @classmethod
+    def of(cls, scan: BoardScan) -> Prior:
+        return cls(tuple(TilePose(t.sector, t.centre, t.angle) for t in scan.tiles))
+
+    def pose(self, sector: SectorId) -> TilePose | None:
+        return next((t for t in self.tiles if t.sector == sector), None)
+
+
 @dataclasses.dataclass(frozen=True)
 class TileFound:
     """A tile's marker and where its tile lies, for the debug picture."""
@@ -78,6 +144,8 @@ class TileFound:
     to_image: Matrix
     """Homography from the tile frame (mm) to image pixels."""
     reading: TileReading
+    carried: bool = False
+    """Placed from the prior (its marker hidden this time), not by its marker."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -111,12 +179,15 @@ def recognize(
     *,
     kit: Kit | None = None,
     expected: Collection[SectorId] | int | None = None,
+    prior: Prior | None = None,
 ) -> Recognition:
     """Read a BGR picture of the table; CardNotFound without the calibration card.
 
     ``expected`` is the tiles the table should have (the tracked game's sectors, or just how
     many), when known: if fewer markers show, the detector looks again more carefully, and
-    the missing ones are named in a note.
+    the missing ones are named in a note. ``prior`` is where the tiles lay at the last
+    settled reading: a tile whose marker is hidden is placed from it when its neighbours and
+    the picture agree (see the module docstring).
     """
     kit = kit or load_kit()
     _check_image(image)
@@ -151,12 +222,15 @@ def recognize(
         tile_markers.append(marker)
     table_to_image, poses = _plane(card_markers, tile_markers, kit)
     card = read_card(image, table_to_image, kit)
-    found = list(zip(tile_markers, poses, strict=True))
-    found.sort(key=lambda f: sector_sort_key(f"S{f[0].id}"))
-    grid = _grid([pose for _, pose in found], kit.tile_side)
+    found: list[tuple[SectorId, Pose, bool]] = [
+        (f"S{marker.id}", pose, False) for marker, pose in zip(tile_markers, poses, strict=True)
+    ]
+    if prior is not None:
+        found += [(sector, pose, True) for sector, pose in carried(found, prior, kit)]
+    found.sort(key=lambda f: sector_sort_key(f[0]))
     placed = [
-        (table_to_image @ _similarity(centre, angle), kit.variant_of(marker.id))
-        for marker, (centre, angle) in found
+        (table_to_image @ _similarity(centre, angle), kit.variant_of(int(sector[1:])))
+        for sector, (centre, angle), _ in found
     ]
     on_card = [table_to_image @ _similarity(kit.card.markers[m.id], 0.0) for m in card_markers]
     quads = np.array([m.corners for m in markers])
@@ -164,14 +238,43 @@ def recognize(
     edge_px = edge_spread(gray, quads)
     edge_mm = edge_px / px_per_mm
     readings = read_tiles(
-        image, placed, kit, card, on_card, px_per_mm, keep_off(edge_mm), edge_px / EDGE_TO_SIGMA
+        image,
+        placed,
+        kit,
+        card,
+        on_card,
+        px_per_mm,
+        keep_off(edge_mm),
+        edge_px / EDGE_TO_SIGMA,
+        [from_prior for *_, from_prior in found],
     )
+    kept = []
+    for (sector, pose, from_prior), (to_image, variant), slots in zip(
+        found, placed, readings, strict=True
+    ):
+        if from_prior:
+            if isinstance(slots, str) or not _outlines_show(slots):
+                notes.append(
+                    f"{sector}: its marker is hidden and the picture does not show the tile "
+                    "where the last scan had it: not read"
+                )
+                continue
+            notes.append(f"{sector}: its marker is hidden; placed where the last scan had it")
+            slots = tuple(
+                SlotReading(s.slot, SlotState.UNKNOWN)
+                if s.state is SlotState.EMPTY and s.confidence < CARRIED_EMPTY_SURE
+                else s
+                for s in slots
+            )
+        kept.append((sector, pose, from_prior, to_image, variant, slots))
+    grid = _grid([pose for _, pose, *_ in kept], kit.tile_side)
     tiles: list[TileFound] = []
     seen_cells: dict[tuple[int, int], str] = {}
-    for (marker, (centre, angle)), (column, row, rotation), (to_image, variant), slots in zip(
-        found, grid, placed, readings, strict=True
-    ):
-        sector = f"S{marker.id}"
+    for (sector, (centre, angle), from_prior, to_image, variant, slots), (
+        column,
+        row,
+        rotation,
+    ) in zip(kept, grid, strict=True):
         if isinstance(slots, str):
             notes.append(f"{sector}: {slots}")
             slots = tuple(SlotReading(s.name, SlotState.UNKNOWN) for s in kit.variants[variant])
@@ -179,12 +282,12 @@ def recognize(
             notes.append(f"{sector} lies on the same grid cell as {seen_cells[(column, row)]}")
         seen_cells[(column, row)] = sector
         reading = TileReading(sector, variant, column, row, rotation, centre, angle, 1.0, slots)
-        tiles.append(TileFound(sector, to_image, reading))
-    near = _near_pairs([pose for _, pose in found], kit.tile_side)
+        tiles.append(TileFound(sector, to_image, reading, from_prior))
+    near = _near_pairs([pose for _, pose, *_ in kept], kit.tile_side)
     edges = [
-        (f"S{found[i][0].id}", f"S{found[j][0].id}")
+        (kept[i][0], kept[j][0])
         for i, j in near
-        if _adjacent(found[i][1], found[j][1], kit.tile_side)
+        if _adjacent(kept[i][1], kept[j][1], kit.tile_side)
     ]
     scan = BoardScan(tuple(t.reading for t in tiles), tuple(edges), tuple(notes))
     seen = {t.sector for t in tiles}
@@ -195,6 +298,87 @@ def recognize(
     )
     quality, picture = judge(px_per_mm, edge_mm, len(tiles), missing, card.notes)
     return Recognition(scan, tuple(tiles), table_to_image, quality, picture, px_per_mm, edge_mm)
+
+
+Pose = tuple[tuple[float, float], float]
+
+
+def carried(
+    found: Sequence[tuple[SectorId, Pose, bool]], prior: Prior, kit: Kit
+) -> list[tuple[SectorId, Pose]]:
+    """Where the prior's tiles that were not found lie now, as their found neighbours' motion
+    since the prior carries them (a rigid motion of the table plane fitted to the neighbours'
+    centres, kept only when at least :data:`CARRIED_NEIGHBOURS` of them agree with it); a
+    tile without enough agreeing neighbours is left out (never a guess)."""
+    now = {sector: pose for sector, pose, _ in found}
+    pairs = [(prior.pose(sector), pose) for sector, pose in now.items()]
+    known = [(before, pose) for before, pose in pairs if before is not None]
+    out: list[tuple[SectorId, Pose]] = []
+    reach = CARRIED_REACH * kit.tile_side
+    for missing in prior.tiles:
+        if missing.sector in now or not kit.is_sector_marker(int(missing.sector[1:])):
+            continue
+        here = np.array(missing.centre)
+        by_distance = sorted(known, key=lambda k: math.dist(k[0].centre, missing.centre))
+        near = [k for k in by_distance if math.dist(k[0].centre, missing.centre) <= reach]
+        if len(near) < CARRIED_NEIGHBOURS:
+            near = by_distance[:CARRIED_FARTHEST]
+        for _ in range(2):  # fit, drop the neighbours that disagree, fit again
+            if len(near) < CARRIED_NEIGHBOURS:
+                break
+            motion = _motion(near)
+            near = [(b, p) for b, p in near if _agrees(motion, b, p)]
+        if len(near) < CARRIED_NEIGHBOURS:
+            continue
+        turn, shift = _motion(near)
+        if not all(_agrees((turn, shift), b, p) for b, p in near):
+            continue
+        centre = _turned(turn) @ here + shift
+        pose = ((float(centre[0]), float(centre[1])), missing.angle + math.degrees(turn))
+        # Not where a found tile lies now: its place is taken.
+        if all(math.dist(pose[0], p[0]) >= 0.8 * kit.tile_side for p in now.values()):
+            out.append((missing.sector, pose))
+    return out
+
+
+def _turned(turn: float) -> Matrix:
+    return np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+
+
+def _motion(pairs: Sequence[tuple[TilePose, Pose]]) -> tuple[float, Matrix]:
+    """The turn (radians) and shift carrying the prior centres onto the current ones."""
+    before = np.array([b.centre for b, _ in pairs], np.float64)
+    after = np.array([p[0] for _, p in pairs], np.float64)
+    mb, ma = before.mean(axis=0), after.mean(axis=0)
+    b, a = before - mb, after - ma
+    if len(pairs) >= 2 and float((b**2).sum()) > 1.0:
+        cross = float(np.sum(b[:, 0] * a[:, 1] - b[:, 1] * a[:, 0]))
+        dot = float(np.sum(b[:, 0] * a[:, 0] + b[:, 1] * a[:, 1]))
+        turn = math.atan2(cross, dot)
+    else:
+        turn = math.radians(_wrap(pairs[0][1][1] - pairs[0][0].angle))
+    shift: Matrix = ma - _turned(turn) @ mb
+    return turn, shift
+
+
+def _wrap(degrees: float) -> float:
+    return (degrees + 180.0) % 360.0 - 180.0
+
+
+def _agrees(motion: tuple[float, Matrix], before: TilePose, now: Pose) -> bool:
+    turn, shift = motion
+    centre = _turned(turn) @ np.array(before.centre) + shift
+    angle = _wrap(now[1] - before.angle - math.degrees(turn))
+    return (
+        math.dist((float(centre[0]), float(centre[1])), now[0]) <= CARRIED_AGREE_MM
+        and abs(angle) <= CARRIED_AGREE_DEGREES
+    )
+
+
+def _outlines_show(slots: Sequence[SlotReading]) -> bool:
+    """Whether enough of a tile's printed slot outlines show where its pose puts them."""
+    empty = [s for s in slots if s.state is SlotState.EMPTY]
+    return len(empty) >= CARRIED_EMPTIES and any(not s.slot.startswith("craft") for s in empty)
 
 
 def judge(
@@ -303,9 +487,12 @@ def read_tiles(
     px_per_mm: float = 1.0,
     extra: float = 0.0,
     blur_px: float = 0.5,
+    borrowed: Sequence[bool] = (),
 ) -> list[tuple[SlotReading, ...] | str]:
     """Every slot of every tile (``(tile frame -> image homography, variant)`` each), all
-    sampled in one pass; for a tile that cannot be read (under glare, too dark), why."""
+    sampled in one pass; for a tile that cannot be read (under glare, too dark), why.
+    ``borrowed`` marks the tiles whose white square is hidden (placed from the prior): their
+    light is borrowed from the nearest tiles."""
     if not tiles:
         return []
     hs = np.array([h for h, _ in tiles])
@@ -323,7 +510,10 @@ def read_tiles(
     strip = white_margin(kit)
     order = [np.nonzero(variants == v)[0] for v in range(len(kit.variants))]
     where = [_project_many(card_hs, strip).reshape(-1, 2)] if len(card_hs) else []
-    layouts = {v: layout(kit, v, extra) for v in range(len(kit.variants)) if len(order[v])}
+    coarse = px_per_mm < FINE_PX_PER_MM  # minerals and strike craft are not read: no probes
+    layouts = {
+        v: layout(kit, v, extra, coarse=coarse) for v in range(len(kit.variants)) if len(order[v])
+    }
     for v, lay in layouts.items():
         where.append(_project_many(hs[order[v]], lay.points).reshape(-1, 2))
     rgb = _sample(image, np.concatenate(where)) / card.white
@@ -336,7 +526,7 @@ def read_tiles(
     card_strip = 1.0
     if len(card_hs):
         seen = luminance(rgb[:at]).reshape(len(card_hs), len(strip))
-        card_strip = float(np.median(np.percentile(seen, 90, axis=1)))
+        card_strip = float(np.median(percentile(seen, 90, axis=1)))
     parts: dict[int, Floats] = {}
     backgrounds = np.zeros(len(tiles))
     lows = np.zeros(len(tiles))
@@ -347,9 +537,9 @@ def read_tiles(
         at += count
         parts[v] = part
         field = luminance(part[:, lay.field])
-        backgrounds[order[v]] = np.median(field, axis=1)
-        lows[order[v]] = np.percentile(field, FIELD_LOW, axis=1)
-        strips[order[v]] = np.percentile(luminance(part[:, lay.strip]), 90, axis=1)
+        backgrounds[order[v]] = median(field, axis=1)
+        lows[order[v]] = percentile(field, FIELD_LOW, axis=1)
+        strips[order[v]] = percentile(luminance(part[:, lay.strip]), 90, axis=1)
     # Each tile's light comes from its white square, as the card's identical squares
     # calibrate it: blur leaves the middle of a w mm white strip between black and dark
     # erf(w / (2 sqrt(2) sigma)) of its white, sigma (mm) from the picture's blur and the
@@ -366,7 +556,19 @@ def read_tiles(
     card_keep = _kept(half, sigma / _scales(card_hs)) if len(card_hs) else np.ones(1)
     calibration = card_strip / max(float(np.median(card_keep)), 1e-3)
     levels = strips / np.maximum(calibration * _kept(half, sigma / _scales(hs)), 1e-6)
-    glared = (backgrounds - tile_luminance * levels) / np.maximum(levels, 1e-6) > GLARE_TILE_MOST
+    hidden = np.array([bool(b) for b in borrowed] or [False] * len(tiles))
+    if hidden.any() and not hidden.all():
+        # A tile placed from the prior has its white square hidden: its light is that of
+        # the nearest tiles whose squares show (the picture's light changes slowly).
+        at_px = hs[:, :2, 2] / hs[:, 2:3, 2]
+        shown = np.nonzero(~hidden)[0]
+        for i in np.nonzero(hidden)[0]:
+            apart = np.linalg.norm(at_px[shown] - at_px[i], axis=1)
+            levels[i] = float(np.mean(levels[shown[np.argsort(apart)[:BORROWED_FROM]]]))
+    # A hand lies over most tiles whose squares are hidden, and lifts their field's median:
+    # for them the field's low percentile tells glare (each slot still refuses its own).
+    field = np.where(hidden, lows, backgrounds)
+    glared = (field - tile_luminance * levels) / np.maximum(levels, 1e-6) > GLARE_TILE_MOST
     lift = np.maximum(lows - tile_luminance * levels, 0).astype(np.float32)
     dark = levels <= 0.01 / max(float(card.white.max()), 1e-6)
     out: list[tuple[SlotReading, ...] | str] = [
@@ -381,7 +583,9 @@ def read_tiles(
         if keep.any():
             chosen = order[v][keep]
             lifted = part[keep] - lift[chosen][:, None, None]
-            groups[v] = (chosen, lifted / np.maximum(levels[chosen], 1e-6)[:, None, None])
+            # float32 throughout (as sampled): float64 here doubled ``slots.light``'s time.
+            scale = np.maximum(levels[chosen], 1e-6).astype(np.float32)
+            groups[v] = (chosen, lifted / scale[:, None, None])
     if not groups:
         return out
     # Bare tile as this board shows it, then each slot's light, then the outlines' contrast.

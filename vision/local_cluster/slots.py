@@ -166,9 +166,13 @@ def light(groups: dict[int, tuple[VariantLayout, Floats]], refs: References) -> 
         # over it): the light around the slot, and how it changes across it.
         planes = np.zeros((count, layout.slot_count, 3), np.float32)
         planes[:, :, 0] = bare
-        lum = np.minimum(luminance(linear[:, layout.bare]), LEVEL_CLIP * bare)
-        for kind in layout.kinds:
-            planes[:, list(kind.positions)] = np.einsum("tn,skn->tsk", lum, kind.plane)
+        lum = np.minimum(luminance(linear[:, layout.bare]), np.float32(LEVEL_CLIP * bare))
+        for positions, plane in layout.planes():
+            # T x N times (S x 3 x N) -> T x S x 3, as one matrix product (einsum: 5 times
+            # slower at 1080p).
+            planes[:, list(positions)] = (lum @ plane.reshape(-1, plane.shape[2]).T).reshape(
+                count, len(positions), 3
+            )
         owner = layout.owner[layout.lab_from :]
         at = layout.from_owner[layout.lab_from :]
         plane = planes[:, owner]  # T x K x 3
@@ -342,9 +346,12 @@ def decide(
 ) -> dict[int, list[list[SlotReading]]]:
     """Every slot of every tile: for each variant, its tiles' readings in slot order (see
     the module docstring)."""
-    rows: dict[int, list[list[SlotReading | None]]] = {
-        v: [[None] * layouts[v].slot_count for _ in range(len(lit[v].glare))] for v in lit
-    }
+    rows: dict[int, list[list[SlotReading | None]]] = {}
+    for v in lit:
+        row: list[SlotReading | None] = [None] * layouts[v].slot_count
+        for position, name in layouts[v].skipped:
+            row[position] = SlotReading(name, SlotState.UNKNOWN)
+        rows[v] = [list(row) for _ in range(len(lit[v].glare))]
     starts = {}
     at = 0
     for v in lit:
