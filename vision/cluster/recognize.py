@@ -148,8 +148,10 @@ def _classify(
 
     Colour is judged in linear light with the grey part taken away (what is left above the
     smallest channel): a highlight adds white light, which pales a peg but does not turn its
-    hue, and skin, reddish under a warm lamp, is orange (its green well above its blue), never
-    the kit's red."""
+    hue. A pixel is a peg's colour only when most of its light is that colour (SATURATION) and
+    the colour is strong against the paper's white (CHROMA): skin, reddish under a warm lamp
+    and with its hue pushed towards red when a cream paper sets the white, is mostly grey, and
+    in a hand's shadow too dark to judge; the kit's pegs are nearly pure colours."""
     b, g, r = pixels[:, 0], pixels[:, 1], pixels[:, 2]
     level = float(paper.mean())
     value = (r + g + b) / 3 / max(level, 1.0)
