@@ -227,3 +227,31 @@ def test_the_check_finds_a_game_named_in_code_but_not_in_documentation() -> None
     assert "companion/local_cluster/state.py" not in _shared_files()
     assert "web/games/cosmic_cluster.py" not in _shared_files()
     assert "companion/cli.py" in _shared_files()
+
+
+def _imports_module(tree: ast.AST, module: str) -> bool:
+    """Whether a module imports ``module`` (``import m``, ``from m import x``, ``from
+    parent import m``), at any depth."""
+    parent, _, leaf = module.rpartition(".")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(a.name == module for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module == module:
+                return True
+            if node.module == parent and any(a.name == leaf for a in node.names):
+                return True
+    return False
+
+
+def test_only_picture_renderers_use_the_shared_photograph() -> None:
+    """A reader is never checked against pictures drawn with its own code: the camera, light
+    and sensor model of the renderers (vision/photograph.py) is imported by renderers only."""
+    users = sorted(
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "vision").rglob("*.py")
+        if _imports_module(ast.parse(path.read_text()), "vision.photograph")
+    )
+    assert users, "no renderer uses vision/photograph.py: the check checks nothing"
+    assert all(user.endswith("/synthetic.py") for user in users), users
+    assert _imports_module(ast.parse("from vision import photograph"), "vision.photograph")
