@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from companion.cluster_peg import bot
@@ -140,10 +139,6 @@ def new_setup(new: NewTable) -> ClusterSetup:
     )
 
 
-def _load_session(data: Mapping[str, Any], steps: list[Mapping[str, Any]]) -> ClusterSession:
-    return ClusterSession.restore(data, steps)
-
-
 GAME_INFO = Game(
     name=GAME,
     title="Cluster",
@@ -153,7 +148,7 @@ GAME_INFO = Game(
     stages=STAGES,
     new_setup=new_setup,
     load_setup=ClusterSetup.from_dict,
-    load_session=_load_session,
+    load_session=ClusterSession.restore,
     import_record=setup_from_record,
     house_rules=HOUSE_RULES,
     summary="The peg game: connect all your pegs at height 2, stepping and jumping in turns.",

@@ -117,10 +117,6 @@ def import_record(record_json: bytes) -> ClusteredSetup:
     return ClusteredSetup(len(data["players"]), record=data)
 
 
-def _load_session(data: Mapping[str, Any], steps: list[Mapping[str, Any]]) -> ClusteredSession:
-    return ClusteredSession.restore(data, steps)
-
-
 GAME_INFO = Game(
     name=GAME,
     title="Clustered",
@@ -130,7 +126,7 @@ GAME_INFO = Game(
     stages=STAGES,
     new_setup=new_setup,
     load_setup=ClusteredSetup.from_dict,
-    load_session=_load_session,
+    load_session=ClusteredSession.restore,
     import_record=import_record,
     house_rules=HOUSE_RULES,
     summary="Lay cards that share two of three symbols; lines and rectangles score.",

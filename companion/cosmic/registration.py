@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
 from companion.cosmic.cluster import MAX_PLAYERS, MIN_PLAYERS
@@ -48,10 +47,6 @@ def import_record(record_json: bytes) -> CosmicClusterSetup:
     return CosmicClusterSetup(0, seed=0, record=json.loads(record_json))
 
 
-def _load_session(data: Mapping[str, Any], steps: list[Mapping[str, Any]]) -> CosmicClusterSession:
-    return CosmicClusterSession.restore(data, steps)
-
-
 GAME_INFO = Game(
     name=GAME,
     title="Cosmic Cluster",
@@ -61,7 +56,7 @@ GAME_INFO = Game(
     stages=STAGES,
     new_setup=new_setup,
     load_setup=CosmicClusterSetup.from_dict,
-    load_session=_load_session,
+    load_session=CosmicClusterSession.restore,
     import_record=import_record,
     house_rules=HOUSE_RULES,
     summary="Diplomacy among the stars: Spring and Fall orders, Winter adjustments.",

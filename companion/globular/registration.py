@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
 
 from companion.errors import StateError
 from companion.games import Game, HouseRule, NewTable, Play
@@ -61,10 +59,6 @@ def import_record(record_json: bytes) -> GlobularSetup:
     return GlobularSetup(0, seed=0, record=json.loads(record_json))
 
 
-def _load_session(data: Mapping[str, Any], steps: list[Mapping[str, Any]]) -> GlobularSession:
-    return GlobularSession.restore(data, steps)
-
-
 GAME_INFO = Game(
     name=GAME,
     title="Globular Cluster",
@@ -74,7 +68,7 @@ GAME_INFO = Game(
     stages=STAGES,
     new_setup=new_setup,
     load_setup=GlobularSetup.from_dict,
-    load_session=_load_session,
+    load_session=GlobularSession.restore,
     import_record=import_record,
     house_rules=HOUSE_RULES,
     cli="companion.globular.commands:COMMANDS",

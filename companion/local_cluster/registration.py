@@ -118,10 +118,6 @@ def import_record(record_json: bytes) -> LocalClusterSetup:
     return LocalClusterSetup(len(record.setup.empires), seed=record.seed or 0, record=data)
 
 
-def _load_session(data: Mapping[str, Any], steps: list[Mapping[str, Any]]) -> LocalClusterSession:
-    return LocalClusterSession.restore(data, steps)
-
-
 GAME_INFO = Game(
     name=GAME,
     title="Local Cluster",
@@ -131,7 +127,7 @@ GAME_INFO = Game(
     stages=STAGES,
     new_setup=new_setup,
     load_setup=LocalClusterSetup.from_dict,
-    load_session=_load_session,
+    load_session=LocalClusterSession.restore,
     import_record=import_record,
     house_rules=HOUSE_RULES,
     summary="Secret simultaneous orders, combat and claims, a build phase every second turn.",
