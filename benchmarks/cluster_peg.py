@@ -11,6 +11,8 @@
   house rule (P5.11).
 * :func:`bench_greedy_race`: the greedy player against itself from each setup: how often Red
   wins in the fewest moves there can be (a race that only a block beats).
+* :func:`bench_race_blocks`: in those races, whether any one Blue move would have put Blue
+  ahead in the race (:mod:`companion.cluster_peg.race`).
 
 Games are played in parallel worker processes (``--jobs``, default 2). ``python -m
 benchmarks.cluster_peg [--quick] [--json] [--jobs N]``; ``python -m benchmarks`` runs it too.
@@ -32,6 +34,7 @@ from benchmarks.machine import header, machine_info
 from companion.cluster_peg import movegen
 from companion.cluster_peg.atoms import Colour
 from companion.cluster_peg.bot import DEFAULT_SECONDS, STRONGEST
+from companion.cluster_peg.game import Game
 from companion.cluster_peg.perft import perft
 from companion.cluster_peg.players import (
     BotPlayer,
@@ -41,6 +44,7 @@ from companion.cluster_peg.players import (
     play_match,
 )
 from companion.cluster_peg.position import SETUPS, Position
+from companion.cluster_peg.race import race_margins
 from companion.cluster_peg.settings import HouseRules
 
 SEED = 1972
@@ -52,6 +56,14 @@ TARGETS = {"random": 99, "greedy": 90}
 MOVEGEN_POSITIONS = 400
 GREEDY_RACE_GAMES = 200
 """Games of the greedy player against itself from each setup (a few seconds in all)."""
+RACE_SETUPS = ("46", "64A")
+"""The setups that are races (P3.2): each side can finish without meeting the other."""
+RACE_BLOCK_GAMES = 20
+"""Greedy races (Red winning in the fewest moves) weighed move by move for blocks."""
+RACE_SPARE = 2
+"""Spare moves counted exactly in a block's cost (:func:`race_distance`)."""
+RACE_BUDGET = 5_000
+"""Positions for each count before it is reported unknown."""
 QUICK_SECONDS = 0.05
 """The bot's time for a move in a quick run (the full run uses the default)."""
 
@@ -262,6 +274,57 @@ def bench_greedy_race(*, quick: bool = False, games: int | None = None) -> dict[
     return out
 
 
+def bench_race_blocks(*, quick: bool = False, games: int | None = None) -> dict[str, Any]:
+    """Could a block have beaten greedy Red's perfect races? Of the greedy-against-greedy games
+    of :func:`bench_greedy_race` that Red won in the fewest moves (on the race setups ``46``
+    and ``64A``), the first ``games``: at every Blue turn, each of Blue's moves is weighed by
+    :func:`~companion.cluster_peg.race.race_margins` (Red's moves to the goal less Blue's,
+    each with the other's pegs standing, exact up to ``RACE_SPARE`` spare moves). With Red to
+    move, Blue is ahead only at a margin of 1 or more."""
+    games = games if games is not None else 1 if quick else RACE_BLOCK_GAMES
+    out: dict[str, Any] = {"games_each": games, "spare": RACE_SPARE, "results": {}}
+    for name in RACE_SETUPS:
+        start = SETUPS[name]
+        fewest = (start.pegs[0] | start.pegs[1]).bit_count()
+        found = turns = ahead = unknown = number = 0
+        best_margins: dict[int, int] = {}
+        while found < games and number < GREEDY_RACE_GAMES:
+            red = GreedyPlayer(random.Random(SEED + number + 1_000_003))
+            blue = GreedyPlayer(random.Random(SEED + number + 2_000_003))
+            number += 1
+            game = Game(start)
+            blue_turns = []
+            while not game.over:
+                position = game.position
+                if position.to_move is Colour.BLUE:
+                    blue_turns.append(position)
+                    game.play(blue.choose(position))
+                else:
+                    game.play(red.choose(position))
+            result = game.result
+            if result is None or result.winner is not Colour.RED:
+                continue
+            if game.moves_played != 2 * fewest - 1:
+                continue
+            found += 1
+            for position in blue_turns:
+                turns += 1
+                margins = race_margins(position, spare=RACE_SPARE, budget=RACE_BUDGET)
+                known = [margin for _, margin in margins if margin is not None]
+                unknown += len(margins) - len(known)
+                best = max(known)
+                best_margins[best] = best_margins.get(best, 0) + 1
+                ahead += best >= 1
+        out["results"][name] = {
+            "games": found,
+            "blue_turns": turns,
+            "turns_with_a_move_ahead": ahead,
+            "best_margins": {str(key): best_margins[key] for key in sorted(best_margins)},
+            "moves_unknown": unknown,
+        }
+    return out
+
+
 def run(
     *, quick: bool = False, jobs: int = 2, games: int | None = None, seconds: float | None = None
 ) -> dict[str, Any]:
@@ -276,6 +339,7 @@ def run(
         "matches": bench_matches(quick=quick, jobs=jobs, games=games, seconds=seconds),
         "self_play": bench_self_play(quick=quick, jobs=jobs, games=games, seconds=seconds),
         "greedy_race": bench_greedy_race(quick=quick),
+        "race_blocks": bench_race_blocks(quick=quick),
     }
 
 
@@ -332,6 +396,20 @@ def format_report(results: dict[str, Any]) -> str:
                 f"   {key:<8}: Red won {figures['red_wins']:>3} "
                 f"({figures['red_wins_in_fewest']} in the fewest moves, "
                 f"{figures['fewest_moves']}), Blue won {figures['blue_wins']:>3}"
+            )
+    blocks = results.get("race_blocks")
+    if blocks is not None:
+        lines += [
+            "",
+            f"e) blocks against greedy Red's perfect races, the first {blocks['games_each']} "
+            f"from each race setup (counts exact up to {blocks['spare']} spare moves)",
+        ]
+        for key, figures in blocks["results"].items():
+            lines.append(
+                f"   {key:<8}: {figures['games']} games, {figures['blue_turns']} Blue turns; "
+                f"a move putting Blue ahead in {figures['turns_with_a_move_ahead']}; "
+                f"best margins {figures['best_margins']}; "
+                f"{figures['moves_unknown']} moves unknown"
             )
     return "\n".join(lines)
 

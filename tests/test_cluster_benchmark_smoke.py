@@ -38,8 +38,12 @@ def test_quick_run_reports_every_part():
         "64B/swap",
         "46/swap",
     }
+    blocks = results["race_blocks"]["results"]
+    assert set(blocks) == {"46", "64A"}
+    assert all(b["games"] == 1 and b["blue_turns"] > 0 for b in blocks.values())
     report = format_report(results)
     assert "moves/s" in report and "first mover won" in report and "target >= 99" in report
+    assert "e) blocks against greedy Red's perfect races" in report
     json.dumps(results)
 
 

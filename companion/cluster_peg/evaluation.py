@@ -98,8 +98,8 @@ def shape(board: Board, tall: int, short: int) -> tuple[int, int, int]:
     if main:
         bridge = BRIDGE_COST if wrong else SCALE
         for group in others:
-            gap = _gap(table, group, main)
-            score += min(group.bit_count() * SCALE, gap * bridge + GROUP_COST)
+            holes = gap(table, group, main)
+            score += min(group.bit_count() * SCALE, holes * bridge + GROUP_COST)
             need |= group
     # Pegs far from the player's largest group (of any height) need more than one move.
     whole = _largest_group(board, pegs)
@@ -138,8 +138,8 @@ def _largest_group(board: Board, pegs: int) -> int:
     return best
 
 
-def _gap(table: tuple[tuple[int, ...], ...], group: int, main: int) -> int:
-    """The fewest vacant-or-other holes between a group and the main group."""
+def gap(table: tuple[tuple[int, ...], ...], group: int, main: int) -> int:
+    """The fewest holes between a group and the nearest peg of ``main`` (0 when they touch)."""
     best = 99
     bits = group
     while bits:
