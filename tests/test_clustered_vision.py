@@ -19,6 +19,7 @@ from companion.clustered.cards import START, deck
 from companion.clustered.layout import Layout
 from companion.clustered.scan import CardReading, LayoutScan, compare
 from companion.clustered.session import ClusteredSession
+from companion.clustered.simulate import simulate
 from vision.clustered import markers
 from vision.clustered.draw import card_face
 from vision.clustered.kit import load_kit
@@ -134,6 +135,23 @@ def test_no_marker_reading_is_ever_confidently_wrong_under_any_conditions() -> N
         for r in reading.scan.cards:
             if r.card is not None:
                 assert r.card == picture.cards[r.cell].card
+
+
+def test_a_picture_too_blurred_to_place_the_cards_says_so_and_how_to_mend_it() -> None:
+    # An 8-player table at 0.87 px/mm: sharp, its markers place every card; blurred by 1.1 px,
+    # too few are read to place the cards. The note names the cause and the remedy first (not
+    # only that the start card was not found), and the camera attachment takes a still.
+    table = simulate(8, seed=4, policy="compact", turns=170).layout
+    prior = Expected(layout=table)
+    sharp = render(table, conditions=Conditions(width=1920, height=1080, noise=1.0, seed=5))
+    assert READER.read(sharp.image, prior=prior).quality is Quality.GOOD
+    soft = render(
+        table, conditions=Conditions(width=1920, height=1080, blur=1.1, noise=1.0, seed=5)
+    )
+    reading = READER.read(soft.image, prior=prior)
+    assert reading.quality is Quality.UNUSABLE
+    assert reading.notes[0].startswith("the picture is too coarse or blurred to read this table")
+    assert "take a full-resolution still" in reading.notes[0]
 
 
 def test_k3_9_a_new_card_seen_is_the_acting_seats_placement() -> None:

@@ -45,6 +45,9 @@ from vision.readers import Image, Quality, Reading, worst
 
 MIN_MARKER_PX = 16.0
 """Markers smaller than this in the picture are read unreliably: a still reads more."""
+COARSE_HINT_PX = 24.0
+"""A picture read from too few markers to place the cards, whose markers are smaller than this,
+is called too coarse or blurred (rather than the start card said to be missing)."""
 
 
 class ExpectationError(CompanionError, ValueError):
@@ -206,6 +209,15 @@ class ClusteredReader:
             scan, quality, more, px = self._by_markers(frame, seen, start_grid, prior)
         else:
             scan, quality, more, px = self._by_symbols(frame, prior)
+            if quality is Quality.UNUSABLE and found:
+                side = float(np.median([marker.side_px for marker in found]))
+                if side < COARSE_HINT_PX:
+                    more.insert(
+                        0,
+                        f"the picture is too coarse or blurred to read this table: its "
+                        f"markers are about {side:.0f} pixels across and only {len(found)} "
+                        "could be read; move the camera closer or take a full-resolution still",
+                    )
         scan, quarters = orient(scan, prior.layout)
         if not lined_up(scan, prior.layout):
             note = (

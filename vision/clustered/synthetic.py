@@ -3,10 +3,13 @@
 The renderer lays the cards of a layout as printed (:mod:`vision.clustered.draw`, from the kit
 description only) on a table: each card turned a quarter turn any way (cards have no up),
 a little off its cell and off square, with small gaps between cards. Then it photographs the
-table under the same conditions as the Local Cluster vision benchmark: perspective up to 30
-degrees of tilt, any rotation, warm to daylight light (2700-6500 K), brightness 0.5-1.5, a
-soft shadow, a hand over part of the table, blur, sensor noise, JPEG, and glare (a bright
-reflection that washes out what lies under it). It shares no code with the recognizer.
+table through the shared :mod:`vision.photograph`, under the conditions of the Local Cluster
+vision benchmark (issue 18), as the other games' renderers do: any rotation, up to 30 degrees
+of tilt, 2700-6500 K light falling off to one side with vignetting, brightness 0.55-1.4, a soft
+shadow, up to two hands of any skin tone with their shadows, specular highlights that wash out
+what they fall on, the cards printed on papers of four whites on mats of seven colours, blur,
+shot and read noise through a Bayer filter, and JPEG 60-95. It shares no code with the
+recognizer.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import dataclasses
 import math
 import random
 from collections.abc import Mapping
+from typing import Any
 
 import cv2
 import numpy as np
@@ -26,36 +30,52 @@ from companion.clustered.layout import Layout
 from companion.clustered.settings import Palette
 from vision.clustered.draw import bgr, card_face
 from vision.clustered.kit import Kit, Point, load_kit
-from vision.photograph import blackbody_rgb, camera, rotation
+from vision.photograph import MATS, PAPERS, SKINS, camera, glare_field, photograph, rotation
 
 Image = npt.NDArray[np.uint8]
 Matrix = npt.NDArray[np.float64]
 
-TABLE_RGB = (150, 112, 78)
-SKIN_RGB = (214, 168, 142)
-EXPOSURE = 0.62
+GLARE_HIDES = 0.5
+"""Reflected light (units of paper white) beyond which what lies under it is washed out."""
+GLOSS = {"mat": 0.15, "card": 0.35, "skin": 0.3}
+"""How much of a highlight each surface reflects."""
 
 
 @dataclasses.dataclass(frozen=True)
 class Conditions:
-    """How the table is lit and photographed (the ranges of the Local Cluster benchmark, and
-    glare)."""
+    """How the table is made up, lit and photographed: the Local Cluster vision benchmark's
+    ranges (issue 18), which :meth:`random` draws from."""
 
     width: int = 1920
     height: int = 1080
     rotation: float = 0.0
     tilt: float = 0.0
+    """Degrees the camera looks away from straight down (0-30)."""
     tilt_direction: float = 0.0
     fill: float = 0.9
     kelvin: float = 6500.0
     brightness: float = 1.0
+    gradient: float = 0.0
+    """How much darker the far side of the picture is (0-0.5), a lamp off to one side."""
+    vignette: float = 0.0
+    glare: int = 0
+    """Specular highlights in the picture (0-2)."""
+    glare_strength: float = 1.0
+    """A highlight's peak, in units of paper white (up to 2: clipped)."""
     blur: float = 0.0
     noise: float = 0.0
+    """Read noise in 8-bit steps (shot noise grows with it)."""
     jpeg: int | None = None
+    bayer: bool = False
+    """Photographed through a Bayer colour filter and demosaiced."""
     shadow: float = 0.0
-    hand: bool = False
-    glare: float = 0.0
-    """How strong a bright reflection is (0-0.8); 0: none."""
+    """A soft shadow (someone leaning over the table) darkening up to this much (0-0.4)."""
+    hands: int = 0
+    hand_shadow: float = 0.4
+    """How dark the hands' shadows are (0-0.6)."""
+    mat: str = "wood"
+    paper: str = "bright white"
+    """The paper the cards are printed on."""
     seed: int = 0
 
     @classmethod
@@ -68,13 +88,20 @@ class Conditions:
             tilt_direction=rng.uniform(0, 360),
             fill=rng.uniform(0.8, 0.95),
             kelvin=rng.uniform(2700, 6500),
-            brightness=rng.uniform(0.5, 1.5),
-            blur=rng.uniform(0, 1.2),
-            noise=rng.uniform(0, 4),
-            jpeg=rng.choice([None, 75, 85, 95]),
+            brightness=rng.uniform(0.55, 1.4),
+            gradient=rng.uniform(0, 0.45),
+            vignette=rng.uniform(0, 0.35),
+            glare=rng.choice([0, 0, 1, 1, 2]),
+            glare_strength=rng.uniform(0.3, 2.0),
+            blur=rng.uniform(0, 1.3),
+            noise=rng.uniform(0.5, 4.0),
+            jpeg=rng.choice([None, 60, 70, 80, 90, 95]),
+            bayer=rng.random() < 0.7,
             shadow=rng.uniform(0, 0.4),
-            hand=rng.random() < 0.5,
-            glare=rng.choice([0.0, 0.0, rng.uniform(0.2, 0.8)]),
+            hands=rng.choice([0, 0, 1, 1, 2]),
+            hand_shadow=rng.uniform(0.2, 0.6),
+            mat=rng.choice(sorted(MATS)),
+            paper=rng.choice(sorted(PAPERS)),
             seed=rng.randrange(2**31),
         )
 
@@ -113,9 +140,11 @@ class Rendered:
     conditions: Conditions
 
 
-def _paste(canvas: Image, patch: Image, centre: Point, angle: float, s: float) -> None:
-    """Paste a card (``s`` px/mm) at ``centre`` (canvas mm) turned ``angle`` degrees, warping
-    only the region it covers."""
+def _paste(
+    canvas: npt.NDArray[Any], patch: npt.NDArray[Any], centre: Point, angle: float, s: float
+) -> None:
+    """Paste a card (``s`` px/mm; its face, or a map of it such as its gloss) at ``centre``
+    (canvas mm) turned ``angle`` degrees, warping only the region it covers."""
     ph, pw = patch.shape[:2]
     r = rotation(angle)
     c = np.array(centre) * s
@@ -162,64 +191,6 @@ def _hand(rng: random.Random, at: Point) -> list[list[Point]]:
     ellipse(-55, 10, 11, 34, -50)
     ellipse(0, 130, 48, 85)
     return pieces
-
-
-def _kelvin_gains(kelvin: float) -> npt.NDArray[np.float64]:
-    """Linear RGB gains of a light at ``kelvin`` against daylight, the largest 1 (a 2.2 gamma)."""
-
-    def rgb(t: float) -> npt.NDArray[np.float64]:
-        c = np.clip(np.array(blackbody_rgb(t)) / 255.0, 0.01, 1)
-        return np.asarray(c**2.2, dtype=np.float64)
-
-    gains = rgb(kelvin) / rgb(6500)
-    return np.asarray(gains / gains.max(), dtype=np.float64)
-
-
-def _photograph(photo: Image, cond: Conditions, rng: random.Random) -> Image:
-    """Light (colour temperature, brightness, shadow, glare), blur, noise and JPEG."""
-    height, width = photo.shape[:2]
-    linear = (photo.astype(np.float32) / 255.0) ** 2.2
-    gains = _kelvin_gains(cond.kelvin)[::-1]
-    linear *= (gains * EXPOSURE * cond.brightness).astype(np.float32)
-    small_size = (max(2, width // 16), max(2, height // 16))
-    if cond.shadow > 0:
-        small = np.ones((small_size[1], small_size[0]), np.float32)
-        centre = (int(rng.uniform(0, small_size[0])), int(rng.uniform(0, small_size[1])))
-        axes = (
-            int(rng.uniform(0.2, 0.5) * small_size[0]),
-            int(rng.uniform(0.2, 0.5) * small_size[1]),
-        )
-        cv2.ellipse(small, centre, axes, rng.uniform(0, 180), 0, 360, 1 - cond.shadow, -1)
-        small = cv2.GaussianBlur(small, (0, 0), small_size[0] * 0.06)
-        linear *= cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)[:, :, None]
-    if cond.glare > 0:
-        small = np.zeros((small_size[1], small_size[0]), np.float32)
-        centre = (
-            int(rng.uniform(0.2, 0.8) * small_size[0]),
-            int(rng.uniform(0.2, 0.8) * small_size[1]),
-        )
-        axes = (
-            int(rng.uniform(0.03, 0.1) * small_size[0]),
-            int(rng.uniform(0.02, 0.06) * small_size[0]),
-        )
-        cv2.ellipse(small, centre, axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
-        small = cv2.GaussianBlur(small, (0, 0), max(1.0, axes[0] * 0.5))
-        field = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
-        field = field / max(1e-6, float(field.max())) * cond.glare
-        linear = linear + (1.2 - linear) * field[:, :, None]
-    srgb = np.clip(linear, 0, 1) ** (1 / 2.2) * 255.0
-    if cond.blur > 0:
-        srgb = cv2.GaussianBlur(srgb, (0, 0), cond.blur)
-    if cond.noise > 0:
-        noise = np.random.default_rng(cond.seed).normal(0, cond.noise, srgb.shape)
-        srgb = srgb + noise.astype(np.float32)
-    image: Image = np.clip(srgb + 0.5, 0, 255).astype(np.uint8)
-    if cond.jpeg is not None:
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, cond.jpeg])
-        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
-        if decoded is not None:
-            image = decoded
-    return image
 
 
 def render(
@@ -279,37 +250,81 @@ def render(
         slack=(0.3, 0.7),
     )
     s = float(min(6.0, max(2.0, px_per_mm * 1.8)))
-    canvas = np.empty((math.ceil((y1 - y0) * s), math.ceil((x1 - x0) * s), 3), np.uint8)
-    canvas[:] = bgr(TABLE_RGB)
+    paper = PAPERS[cond.paper]
+    printed = dataclasses.replace(kit, paper=paper)
+    shape = (math.ceil((y1 - y0) * s), math.ceil((x1 - x0) * s))
+    canvas = np.empty((*shape, 3), np.uint8)
+    canvas[:] = bgr(MATS[cond.mat])
+    gloss = np.full(shape, GLOSS["mat"], np.float32)
     faces: dict[tuple[Card, int], Image] = {}
     for card, centre, angle, copy, _ in placed.values():
         face = faces.get((card, copy))
         if face is None:
-            face = faces[(card, copy)] = card_face(kit, card, palette, s=s, plain=plain, copy=copy)
-        _paste(canvas, face, (centre[0] - x0, centre[1] - y0), angle, s)
-    hand_mask = np.zeros(canvas.shape[:2], np.uint8)
-    if cond.hand:
+            face = card_face(printed, card, palette, s=s, plain=plain, copy=copy)
+            faces[(card, copy)] = face
+        at = (centre[0] - x0, centre[1] - y0)
+        _paste(canvas, face, at, angle, s)
+        _paste(gloss, np.full(face.shape[:2], GLOSS["card"], np.float32), at, angle, s)
+    # Hands over the cards, each with its shadow a little to one side.
+    shade = np.ones(shape, np.float32)
+    hand_mask = np.zeros(shape, np.uint8)
+    for _ in range(cond.hands):
         target = placed[rng.choice(sorted(placed))][1]
-        for piece in _hand(rng, target):
+        pieces = _hand(rng, target)
+        skin = rng.choice(SKINS)
+        drop = (rng.uniform(-20, 20), rng.uniform(-20, 20))
+        one = np.zeros(shape, np.uint8)
+        fallen = np.zeros(shape, np.uint8)
+        for piece in pieces:
             pts = np.array([((x - x0) * s * 16, (y - y0) * s * 16) for x, y in piece], np.int32)
-            cv2.fillPoly(hand_mask, [pts.reshape(-1, 1, 2)], 255, cv2.LINE_8, 4)
-        canvas[hand_mask > 0] = bgr(SKIN_RGB)
+            cv2.fillPoly(one, [pts.reshape(-1, 1, 2)], 255, cv2.LINE_8, 4)
+            dropped = np.array(
+                [((x + drop[0] - x0) * s * 16, (y + drop[1] - y0) * s * 16) for x, y in piece],
+                np.int32,
+            )
+            cv2.fillPoly(fallen, [dropped.reshape(-1, 1, 2)], 255, cv2.LINE_8, 4)
+        soft = cv2.GaussianBlur(fallen.astype(np.float32) / 255, (0, 0), 6.0 * s)
+        shade *= 1 - cond.hand_shadow * soft
+        canvas[one > 0] = bgr(skin)
+        gloss[one > 0] = GLOSS["skin"]
+        shade[one > 0] = 1.0
+        hand_mask |= one
     to_image = homography @ np.array([[1 / s, 0, x0], [0, 1 / s, y0], [0, 0, 1]])
+    size = (cond.width, cond.height)
     photo = cv2.warpPerspective(
         canvas,
         to_image,
-        (cond.width, cond.height),
+        size,
         flags=cv2.INTER_AREA,
         borderMode=cv2.BORDER_CONSTANT,
-        borderValue=bgr(TABLE_RGB),
+        borderValue=bgr(MATS[cond.mat]),
     )
-    image = _photograph(photo, cond, rng)
-    glare_mask = _glare_region(image, photo) if cond.glare > 0 else None
+    gloss_photo = cv2.warpPerspective(
+        gloss, to_image, size, flags=cv2.INTER_LINEAR, borderValue=GLOSS["mat"]
+    )
+    shade_photo = cv2.warpPerspective(shade, to_image, size, flags=cv2.INTER_LINEAR, borderValue=1)
+    if cond.shadow > 0:
+        small = np.ones((max(2, cond.height // 16), max(2, cond.width // 16)), np.float32)
+        sh, sw = small.shape
+        axes = (int(rng.uniform(0.2, 0.5) * sw), int(rng.uniform(0.2, 0.5) * sh))
+        middle = (int(rng.uniform(0, sw)), int(rng.uniform(0, sh)))
+        cv2.ellipse(small, middle, axes, rng.uniform(0, 180), 0, 360, 1 - cond.shadow, -1)
+        small = cv2.GaussianBlur(small, (0, 0), sw * 0.06)
+        shade_photo *= cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)
+    glare = glare_field(
+        rng, (cond.height, cond.width), count=cond.glare, strength=cond.glare_strength
+    )
+    shine = glare * gloss_photo
+    image = photograph(
+        photo, gloss=gloss_photo, shade=shade_photo, glare=glare, paper=paper, shot=cond, rng=rng
+    )
+    ring = [(math.cos(t), math.sin(t)) for t in np.linspace(0, 2 * math.pi, 8, endpoint=False)]
     truth: dict[Cell, CardTruth] = {}
     for cell, (card, centre, angle, _, offset) in placed.items():
         r = rotation(angle)
 
         def covered(point: Point, radius: float, r: Matrix = r, centre: Point = centre) -> bool:
+            """A hand over the disc, or a highlight washing out any of it."""
             p = r @ np.array(point) + np.array(centre)
             cx, cy = (p[0] - x0) * s, (p[1] - y0) * s
             rad = radius * s
@@ -317,13 +332,16 @@ def render(
             ya, yb = max(0, int(cy - rad)), min(hand_mask.shape[0], int(cy + rad) + 2)
             if hand_mask[ya:yb, xa:xb].any():
                 return True
-            if glare_mask is None:
-                return False
-            q = to_image @ np.array([cx, cy, 1.0])
-            u, v = int(q[0] / q[2]), int(q[1] / q[2])
-            return bool(
-                0 <= v < glare_mask.shape[0] and 0 <= u < glare_mask.shape[1] and glare_mask[v, u]
-            )
+            for dx, dy in [(0.0, 0.0), *ring]:
+                q = to_image @ np.array([cx + dx * rad, cy + dy * rad, 1.0])
+                u, v = int(q[0] / q[2]), int(q[1] / q[2])
+                if (
+                    0 <= v < shine.shape[0]
+                    and 0 <= u < shine.shape[1]
+                    and shine[v, u] > GLARE_HIDES
+                ):
+                    return True
+            return False
 
         marker_at = kit.start_marker_centre if card.is_start else kit.marker_centre
         marker_visible = not covered(marker_at, kit.marker_side * 0.75 + kit.marker_quiet)
@@ -331,9 +349,3 @@ def render(
         turn = round(angle / 90) % 4
         truth[cell] = CardTruth(cell, card, centre, turn, offset, marker_visible, face_visible)
     return Rendered(image, truth, homography, pitch, px_per_mm, cond)
-
-
-def _glare_region(image: Image, before: Image) -> npt.NDArray[np.bool_]:
-    """Where the reflection washed the picture out (ground truth for 'covered')."""
-    bright = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) > 235
-    return np.asarray(bright, dtype=np.bool_)
