@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from vision.local_cluster.colour import lab, median, percentile
+from vision.local_cluster.colour import LINEAR, lab, linear_rgb, median, percentile
 
 
 def _cpu(work: Callable[[], object], runs: int = 5) -> float:
@@ -57,3 +57,14 @@ def test_the_scans_median_and_percentile_are_numpys(
     ):
         assert ours.dtype == theirs.dtype
         assert np.array_equal(ours, theirs)
+
+
+@settings(max_examples=40, deadline=None)
+@given(arrays(np.uint8, st.tuples(st.integers(1, 30), st.integers(1, 30), st.just(3))))
+def test_linear_light_of_bgr_pixels_is_the_lookup_tables(pixels: npt.NDArray[np.uint8]) -> None:
+    """The sampled points and the card are made linear with OpenCV's table look-up (speed);
+    the values must stay those of ``LINEAR`` indexed in R, G, B order, to the bit."""
+    ours = linear_rgb(pixels)
+    assert ours.dtype == np.float32
+    assert np.array_equal(ours, LINEAR[pixels[..., ::-1]])
+    assert np.array_equal(linear_rgb(pixels.reshape(-1, 3)), LINEAR[pixels.reshape(-1, 3)[:, ::-1]])

@@ -53,6 +53,17 @@ PAPER = 1.0
 """The description's paper, (255, 255, 255): linear 1."""
 
 
+def linear_rgb(bgr: Image) -> Floats:
+    """Linear R, G, B (float32, last axis) of 8-bit B, G, R pixels (any shape x 3): the
+    same values as ``LINEAR[bgr[..., ::-1]]``, in a fifth of the time (OpenCV's table
+    look-up, then its channel swap; numpy's indexing through a reversed view was 1.7 ms of
+    a 1080p scan's sampled points)."""
+    table = LINEAR.reshape(256, 1)
+    flat = cv2.LUT(np.ascontiguousarray(bgr).reshape(-1, 1, 3), table)
+    out: Floats = cv2.cvtColor(flat, cv2.COLOR_BGR2RGB).reshape(bgr.shape)
+    return out
+
+
 def lab(rgb_linear: Floats) -> Floats:
     """Linear R, G, B (last axis; white = 1) to CIE Lab."""
     shape = rgb_linear.shape
@@ -171,7 +182,7 @@ def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> Card:
     )
     # Linear light and luminance of the whole copy at once (region by region, the same
     # pixels were converted up to six times).
-    rgb = LINEAR[patch[:, :, ::-1]]
+    rgb = linear_rgb(patch)
     lum = luminance(rgb)
     ink = LINEAR[np.array(kit.printed["ink"], np.uint8)] / PAPER
     probe = spec.probe_side / 2 - PROBE_INSET

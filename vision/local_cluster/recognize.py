@@ -35,9 +35,9 @@ from companion.local_cluster.atoms import SectorId, sector_sort_key
 from companion.local_cluster.board_scan import BoardScan, SlotReading, SlotState, TileReading
 from vision.errors import CardNotFound, ImageError
 from vision.local_cluster.colour import (
-    LINEAR,
     Card,
     lab,
+    linear_rgb,
     luminance,
     median,
     nominal_card,
@@ -458,8 +458,7 @@ def _sample(image: Image, where: Matrix) -> Floats:
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=(0, 0, 0),
     ).reshape(-1, 3)[:total]
-    out: Floats = LINEAR[sampled[:, ::-1]]
-    return out
+    return linear_rgb(sampled)
 
 
 def _scales(hs: Matrix) -> npt.NDArray[np.float64]:
