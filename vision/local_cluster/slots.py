@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from companion.local_cluster.atoms import Colour, UnitType
 from companion.local_cluster.board_scan import SlotReading, SlotState
-from vision.local_cluster.colour import lab, luminance
+from vision.local_cluster.colour import lab, luminance, median
 from vision.local_cluster.layout import KindProbes, VariantLayout
 
 Floats = npt.NDArray[np.float32]
@@ -157,7 +157,7 @@ def light(groups: dict[int, tuple[VariantLayout, Floats]], refs: References) -> 
     """Correct each slot's samples for the light around it (each variant's tiles: their
     layout and white-balanced linear light, T x K x 3), then convert them to Lab."""
     bare = max(refs.tile_luminance, 1e-4)
-    corrected = {}
+    corrected: dict[int, Floats] = {}
     glare = {}
     for variant, (layout, linear) in groups.items():
         count = len(linear)
@@ -175,13 +175,22 @@ def light(groups: dict[int, tuple[VariantLayout, Floats]], refs: References) -> 
             )
         owner = layout.owner[layout.lab_from :]
         at = layout.from_owner[layout.lab_from :]
-        plane = planes[:, owner]  # T x K x 3
-        level = plane[..., 0] + plane[..., 1] * at[:, 0] + plane[..., 2] * at[:, 1]
+        # Each plane's three terms gathered apart (T x K each): gathering T x K x 3 and
+        # slicing it took three times as long, for the same sums.
+        level = (
+            np.take(planes[..., 0], owner, axis=1)
+            + np.take(planes[..., 1], owner, axis=1) * at[:, 0]
+            + np.take(planes[..., 2], owner, axis=1) * at[:, 1]
+        )
         lift = np.where(level > bare * (1 + LIFT_LEAST), level - bare, 0).astype(np.float32)
         gain = np.where(level < bare * (1 - SHADE_LEAST), level / bare, 1).astype(np.float32)
         gain = np.maximum(gain, 0.05)
-        part = (linear[:, layout.lab_from :, :] - lift[..., None]) / gain[..., None]
-        corrected[variant] = np.maximum(part, 0)
+        # T x 3K rows, each point's lift and gain repeated for its three channels: the same
+        # arithmetic as broadcasting them over a last axis of 3, in a third of the time.
+        inside = linear[:, layout.lab_from :, :]
+        rows = inside.reshape(count, -1)
+        lit = (rows - np.repeat(lift, 3, axis=1)) / np.repeat(gain, 3, axis=1)
+        corrected[variant] = np.maximum(lit, 0).reshape(inside.shape)
         glare[variant] = planes[:, :, 0] - bare > GLARE_MOST
     flat = lab(np.concatenate([c.reshape(-1, 3) for c in corrected.values()]).astype(np.float32))
     out = {}
@@ -211,11 +220,11 @@ class Bare:
         """The limits for a picture whose bare tile reads ``lab_points`` (N x 3)."""
         dl = np.abs(lab_points[:, 0] - tile[0])
         hue = np.hypot(lab_points[:, 1] - tile[1], lab_points[:, 2] - tile[2])
-        spread = float(np.median(dl)) * NOISE_TIMES
+        spread = float(median(dl)) * NOISE_TIMES
         return cls(
             max(BARE_LIGHTER, spread),
             max(BARE_DARKER, spread),
-            max(BARE_HUE, float(np.median(hue)) * NOISE_TIMES),
+            max(BARE_HUE, float(median(hue)) * NOISE_TIMES),
         )
 
     def foreign(self, lab_points: Floats, tile: Floats) -> Bools:
