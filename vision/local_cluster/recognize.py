@@ -47,7 +47,13 @@ from vision.local_cluster.colour import (
 from vision.local_cluster.kit import Kit, load_kit
 from vision.local_cluster.layout import keep_off, layout, white_margin
 from vision.local_cluster.markers import Marker, edge_spread, find_markers
-from vision.local_cluster.plane import _adjacent, _grid, _near_pairs, _plane, _similarity
+from vision.local_cluster.plane import (
+    _adjacent_pairs,
+    _grid,
+    _near_pairs,
+    _plane,
+    _similarity,
+)
 from vision.local_cluster.slots import References, decide, light, measure, outline_contrasts
 from vision.readers import Quality
 
@@ -283,11 +289,11 @@ def recognize(
         seen_cells[(column, row)] = sector
         reading = TileReading(sector, variant, column, row, rotation, centre, angle, 1.0, slots)
         tiles.append(TileFound(sector, to_image, reading, from_prior))
-    near = _near_pairs([pose for _, pose, *_ in kept], kit.tile_side)
+    poses_kept = [pose for _, pose, *_ in kept]
+    near = _near_pairs(poses_kept, kit.tile_side)
+    sharing = _adjacent_pairs(poses_kept, near, kit.tile_side)
     edges = [
-        (kept[i][0], kept[j][0])
-        for i, j in near
-        if _adjacent(kept[i][1], kept[j][1], kit.tile_side)
+        (kept[i][0], kept[j][0]) for (i, j), shared in zip(near, sharing, strict=True) if shared
     ]
     scan = BoardScan(tuple(t.reading for t in tiles), tuple(edges), tuple(notes))
     seen = {t.sector for t in tiles}
