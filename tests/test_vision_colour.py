@@ -50,16 +50,18 @@ def test_lab_of_many_points_converts_them_as_one_row_not_one_column() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(
-    arrays(
-        np.float32,
-        st.tuples(st.integers(1, 4), st.integers(1, 40)),
-        elements=st.floats(0, 4, width=32),
+    st.sampled_from([np.float32, np.float64]).flatmap(
+        lambda dtype: arrays(
+            dtype,
+            st.tuples(st.integers(1, 4), st.integers(1, 40)),
+            elements=st.floats(0, 4, width=32),
+        )
     ),
     st.sampled_from([0, 10, 50, 90, 100]),
     st.sampled_from([0, 1]),
 )
 def test_the_scans_median_and_percentile_are_numpys(
-    values: npt.NDArray[np.float32], q: int, axis: int
+    values: npt.NDArray[np.floating], q: int, axis: int
 ) -> None:
     """The card's and the tiles' medians and percentiles skip numpy's checks for speed; the
     values must stay numpy's, to the bit and in the same type."""

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.local_cluster.colour import median
 from vision.local_cluster.kit import Kit
 
 Image = npt.NDArray[np.uint8]
@@ -317,4 +318,4 @@ def edge_spread(gray: Image, quads: Matrix) -> float:
     usable = span[:, 0] > 30
     if not usable.any():
         return 0.0
-    return float(np.median(rise[0][usable]))
+    return float(median(rise[0][usable]))

@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.errors import CardNotFound
+from vision.local_cluster.colour import median
 from vision.local_cluster.kit import Kit
 from vision.local_cluster.markers import Marker
 
@@ -134,7 +135,7 @@ def _plane(
             flat[..., 1] *= -1  # a mirror image: turn it the right way up
             rectifier = rectifier @ np.diag([1.0, -1.0, 1.0])
         sizes = np.sqrt(((flat - flat.mean(axis=1, keepdims=True)) ** 2).sum(axis=2).mean(axis=1))
-        k = float(np.median(sizes)) / size
+        k = float(median(sizes)) / size
         card_flat = flat[: len(card)].reshape(-1, 2) / k
         (cx, cy), angle = _rigid(card_mm - card_mm.mean(axis=0), card_flat)
         # card_flat ~ R(angle) (card_mm - mean) + centre

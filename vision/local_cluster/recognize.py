@@ -240,7 +240,7 @@ def recognize(
     ]
     on_card = [table_to_image @ _similarity(kit.card.markers[m.id], 0.0) for m in card_markers]
     quads = np.array([m.corners for m in markers])
-    px_per_mm = float(np.median(np.sqrt(_areas(quads)))) / kit.marker_side
+    px_per_mm = float(median(np.sqrt(_areas(quads)))) / kit.marker_side
     edge_px = edge_spread(gray, quads)
     edge_mm = edge_px / px_per_mm
     readings = read_tiles(
@@ -450,16 +450,15 @@ def _project_many(hs: Matrix, points: Matrix) -> Floats:
 
 def _sample(image: Image, where: Matrix) -> Floats:
     """Linear R, G, B at the given picture points (N x 2), bilinear, black outside."""
-    flat = where.astype(np.float32)
-    total = len(flat)
+    total = len(where)
     width = 1024  # remap wants maps under 32767 on a side
     padded = np.zeros((-(-total // width) * width, 2), np.float32)
-    padded[:total] = flat
-    maps = padded.reshape(-1, width, 2)
+    padded[:total] = where
+    # One two-channel map of x, y pairs (the same as two maps, without splitting them).
     sampled = cv2.remap(
         image,
-        np.ascontiguousarray(maps[:, :, 0]),
-        np.ascontiguousarray(maps[:, :, 1]),
+        padded.reshape(-1, width, 2),
+        None,
         cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=(0, 0, 0),
@@ -531,7 +530,7 @@ def read_tiles(
     card_strip = 1.0
     if len(card_hs):
         seen = luminance(rgb[:at]).reshape(len(card_hs), len(strip))
-        card_strip = float(np.median(percentile(seen, 90, axis=1)))
+        card_strip = float(median(percentile(seen, 90, axis=1)))
     parts: dict[int, Floats] = {}
     backgrounds = np.zeros(len(tiles))
     lows = np.zeros(len(tiles))
@@ -559,7 +558,7 @@ def read_tiles(
     sigma = max(blur_px, 0.3)
     half = (kit.white_side - kit.marker_side) / 4
     card_keep = _kept(half, sigma / _scales(card_hs)) if len(card_hs) else np.ones(1)
-    calibration = card_strip / max(float(np.median(card_keep)), 1e-3)
+    calibration = card_strip / max(float(median(card_keep)), 1e-3)
     levels = strips / np.maximum(calibration * _kept(half, sigma / _scales(hs)), 1e-6)
     hidden = np.array([bool(b) for b in borrowed] or [False] * len(tiles))
     if hidden.any() and not hidden.all():
@@ -599,15 +598,15 @@ def read_tiles(
     )
     refs = References(
         card.swatches,
-        lab(np.median(bare, axis=0).astype(np.float32)),
-        float(np.median(luminance(bare))),
+        lab(median(bare, axis=0).astype(np.float32)),
+        float(median(luminance(bare))),
         colours=not card.glare,
         fine=px_per_mm >= FINE_PX_PER_MM,
     )
     lit = light({v: (layouts[v], linear) for v, (_, linear) in groups.items()}, refs)
     measured = measure(layouts, lit, refs)
     found = outline_contrasts(measured)
-    refs = dataclasses.replace(refs, outline=float(np.median(found)) if len(found) >= 3 else 0.0)
+    refs = dataclasses.replace(refs, outline=float(median(found)) if len(found) >= 3 else 0.0)
     readings = decide(layouts, measured, lit, refs)
     for v, (which, _) in groups.items():
         for i, slots in zip(which, readings[v], strict=True):
