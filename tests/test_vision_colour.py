@@ -82,6 +82,8 @@ def test_linear_light_of_bgr_pixels_is_the_lookup_tables(pixels: npt.NDArray[np.
     assert ours.dtype == np.float32
     assert np.array_equal(ours, LINEAR[pixels[..., ::-1]])
     assert np.array_equal(linear_rgb(pixels.reshape(-1, 3)), LINEAR[pixels.reshape(-1, 3)[:, ::-1]])
+    white = np.array([0.9, 0.7, 0.45], np.float32)
+    assert np.array_equal(linear_rgb(pixels, white), LINEAR[pixels[..., ::-1]] / white)
 
 
 def test_the_cards_swatches_are_read_from_the_same_pixels_all_at_once() -> None:

@@ -438,18 +438,15 @@ def _project_many(hs: Matrix, points: Matrix) -> Floats:
     h = hs.astype(np.float32)[:, :, :, None]  # T x 3 x 3 x 1
     x, y = points[:, 0].astype(np.float32), points[:, 1].astype(np.float32)
     w = h[:, 2, 0] * x + h[:, 2, 1] * y + h[:, 2, 2]
-    out: Floats = np.stack(
-        [
-            (h[:, 0, 0] * x + h[:, 0, 1] * y + h[:, 0, 2]) / w,
-            (h[:, 1, 0] * x + h[:, 1, 1] * y + h[:, 1, 2]) / w,
-        ],
-        axis=2,
-    )
+    out: Floats = np.empty((len(hs), len(points), 2), np.float32)
+    np.divide(h[:, 0, 0] * x + h[:, 0, 1] * y + h[:, 0, 2], w, out=out[..., 0])
+    np.divide(h[:, 1, 0] * x + h[:, 1, 1] * y + h[:, 1, 2], w, out=out[..., 1])
     return out
 
 
-def _sample(image: Image, where: Matrix) -> Floats:
-    """Linear R, G, B at the given picture points (N x 2), bilinear, black outside."""
+def _sample(image: Image, where: Matrix, white: Floats) -> Floats:
+    """Linear R, G, B at the given picture points (N x 2), bilinear, black outside, over
+    ``white`` (the card's paper: white-balanced)."""
     total = len(where)
     width = 1024  # remap wants maps under 32767 on a side
     padded = np.zeros((-(-total // width) * width, 2), np.float32)
@@ -463,7 +460,7 @@ def _sample(image: Image, where: Matrix) -> Floats:
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=(0, 0, 0),
     ).reshape(-1, 3)[:total]
-    return linear_rgb(sampled)
+    return linear_rgb(sampled, white)
 
 
 def _scales(hs: Matrix) -> npt.NDArray[np.float64]:
@@ -520,7 +517,7 @@ def read_tiles(
     }
     for v, lay in layouts.items():
         where.append(_project_many(hs[order[v]], lay.points).reshape(-1, 2))
-    rgb = _sample(image, np.concatenate(where)) / card.white
+    rgb = _sample(image, np.concatenate(where), card.white)
     at = len(card_hs) * len(strip)
     # The light's colour comes from the card. How much light falls on each tile comes from
     # its bare printed background (every face is printed alike, and like the card's
@@ -598,7 +595,8 @@ def read_tiles(
     )
     refs = References(
         card.swatches,
-        lab(median(bare, axis=0).astype(np.float32)),
+        # Channels as rows: a median along each contiguous row, not down strided columns.
+        lab(median(np.ascontiguousarray(bare.T), axis=1).astype(np.float32)),
         float(median(luminance(bare))),
         colours=not card.glare,
         fine=px_per_mm >= FINE_PX_PER_MM,
