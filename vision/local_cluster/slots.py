@@ -64,8 +64,10 @@ COVERED_LEAST = 2
 # Empty -----------
 EMPTY_HUE = 11.0
 """An empty slot's inside (well within its outline) is this close to bare tile in hue (a*,
-b*), on average; every empire colour is far more colourful, so a token anywhere in the zone
-moves it further."""
+b*), on average: to the board's bare tile or to the slot's own surround, the nearer (warm
+light with JPEG shifts a dark tile's hue from place to place); every empire colour is far
+more colourful, so a token anywhere in the zone moves it further from both (issue 18's
+benchmark: colour tokens lay 50 or more from either, white ones are told by lightness)."""
 EMPTY_LIGHT = 0.3
 """...and lighter than bare tile by at most this share of the way to the darkest light
 token (white, yellow, aqua, pink, mineral): blur brings some of the outline's light in."""
@@ -249,8 +251,9 @@ class Measured:
     """The share of each surround that does not look like bare tile."""
     hue: Floats
     lightness: Floats
-    """How far from bare tile each inside is on average, in hue, and in lightness as a
-    share of :attr:`References.light_span`."""
+    """How far from bare tile each inside is on average, in hue (from the board's bare tile
+    or the slot's own surround, the nearer), and in lightness as a share of
+    :attr:`References.light_span`."""
     contrast: Floats
     """How much lighter each printed outline looks than either side of it."""
     colour: Floats
@@ -301,7 +304,16 @@ def measure(
         squares = ((flipped**2) @ kind.body[best][..., None])[..., 0]  # T x S x 3
         spread = np.sqrt(np.clip(squares - colour**2, 0, None).sum(axis=2))
         inner = region[:, :, kind.inner, :].mean(axis=2)
-        hue = np.hypot(inner[..., 1] - refs.tile[1], inner[..., 2] - refs.tile[2])
+        # Bare tile in hue as the board shows it, or as the slot's own surround does (a lamp
+        # or a warm light with JPEG shifts a dark tile's hue from place to place): the
+        # nearer of the two.
+        around = np.concatenate(
+            [_around(points[v], bare[v], k.surround) for v, k in zip(lit, probes, strict=True)]
+        )
+        hue = np.fmin(
+            np.hypot(inner[..., 1] - refs.tile[1], inner[..., 2] - refs.tile[2]),
+            np.hypot(inner[..., 1] - around[..., 0], inner[..., 2] - around[..., 1]),
+        )
         lightness = (inner[..., 0] - refs.tile[0]) / refs.light_span
         contrast = on.mean(axis=2) - (outside.mean(axis=2) + inner[..., 0]) / 2
         distances = np.sqrt(((colour[:, :, None, :] - table[None, None]) ** 2).sum(axis=3))
@@ -330,6 +342,19 @@ def measure(
                 glyph,
             )
         )
+    return out
+
+
+def _around(points: Floats, foreign: Floats, surround: Floats) -> Floats:
+    """Each slot's surround in a*, b* (T x S x 2): the mean of its bare points (``points``,
+    T x N x 3, Lab) that look like bare tile (``foreign``, T x N: 1 where not); NaN where
+    none does."""
+    kept = 1 - foreign
+    weight = kept @ surround.T  # T x S
+    a = (kept * points[..., 1]) @ surround.T
+    b = (kept * points[..., 2]) @ surround.T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out: Floats = np.stack([a / weight, b / weight], axis=2)
     return out
 
 
