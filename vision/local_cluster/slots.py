@@ -276,6 +276,10 @@ def measure(
     points = {v: lit[v].lab[:, layouts[v].bare, :] for v in lit}
     limits = Bare.of(np.concatenate([p.reshape(-1, 3) for p in points.values()]), refs.tile)
     bare = {v: limits.foreign(points[v], refs.tile).astype(np.float32) for v in lit}
+    # Each variant's bare points that look like bare tile, and their a*, b* (T x N each):
+    # the slots' own surrounds in hue (:func:`_around`).
+    kept = {v: 1 - bare[v] for v in lit}
+    kept_ab = {v: (kept[v] * points[v][..., 1], kept[v] * points[v][..., 2]) for v in lit}
     kinds: dict[str, list[KindProbes]] = {}
     for v in lit:
         for kind in layouts[v].kinds:
@@ -293,8 +297,10 @@ def measure(
         outside = np.concatenate(
             [lit[v].lab[:, k.beside, 0] for v, k in zip(lit, probes, strict=True)]
         )
-        flipped = np.swapaxes(region, 2, 3)  # T x S x 3 x R
-        means = np.swapaxes(flipped @ kind.body.T, 2, 3)  # T x S x C x 3
+        flipped = np.ascontiguousarray(np.swapaxes(region, 2, 3))  # T x S x 3 x R
+        # One matrix product over every tile, slot and channel (not one per tile and slot).
+        rows = flipped.reshape(-1, flipped.shape[3]) @ kind.body.T  # T S 3 x C
+        means = np.swapaxes(rows.reshape(*flipped.shape[:3], -1), 2, 3)  # T x S x C x 3
         from_tile = ((means - refs.tile) ** 2).sum(axis=3)  # T x S x C
         best = np.argmax(from_tile, axis=2)  # T x S
         pick = best[..., None, None]
@@ -308,7 +314,7 @@ def measure(
         # or a warm light with JPEG shifts a dark tile's hue from place to place): the
         # nearer of the two.
         around = np.concatenate(
-            [_around(points[v], bare[v], k.surround) for v, k in zip(lit, probes, strict=True)]
+            [_around(kept[v], *kept_ab[v], k.surround) for v, k in zip(lit, probes, strict=True)]
         )
         hue = np.fmin(
             np.hypot(inner[..., 1] - refs.tile[1], inner[..., 2] - refs.tile[2]),
@@ -345,14 +351,13 @@ def measure(
     return out
 
 
-def _around(points: Floats, foreign: Floats, surround: Floats) -> Floats:
-    """Each slot's surround in a*, b* (T x S x 2): the mean of its bare points (``points``,
-    T x N x 3, Lab) that look like bare tile (``foreign``, T x N: 1 where not); NaN where
-    none does."""
-    kept = 1 - foreign
+def _around(kept: Floats, kept_a: Floats, kept_b: Floats, surround: Floats) -> Floats:
+    """Each slot's surround in a*, b* (T x S x 2): the mean over its bare points that look
+    like bare tile (``kept``, T x N: 1 where they do; ``kept_a``, ``kept_b``: their a*, b*,
+    0 elsewhere); NaN where none does."""
     weight = kept @ surround.T  # T x S
-    a = (kept * points[..., 1]) @ surround.T
-    b = (kept * points[..., 2]) @ surround.T
+    a = kept_a @ surround.T
+    b = kept_b @ surround.T
     with np.errstate(invalid="ignore", divide="ignore"):
         out: Floats = np.stack([a / weight, b / weight], axis=2)
     return out
