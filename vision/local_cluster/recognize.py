@@ -537,10 +537,10 @@ def read_tiles(
         part = rgb[at : at + count].reshape(len(order[v]), len(lay.points), 3)
         at += count
         parts[v] = part
-        field = luminance(part[:, lay.field])
+        field = luminance(part[:, lay.field_at])
         backgrounds[order[v]] = median(field, axis=1)
         lows[order[v]] = percentile(field, FIELD_LOW, axis=1)
-        strips[order[v]] = percentile(luminance(part[:, lay.strip]), 90, axis=1)
+        strips[order[v]] = percentile(luminance(part[:, lay.strip_at]), 90, axis=1)
     # Each tile's light comes from its white square, as the card's identical squares
     # calibrate it: blur leaves the middle of a w mm white strip between black and dark
     # erf(w / (2 sqrt(2) sigma)) of its white, sigma (mm) from the picture's blur and the
@@ -591,7 +591,7 @@ def read_tiles(
         return out
     # Bare tile as this board shows it, then each slot's light, then the outlines' contrast.
     bare = np.concatenate(
-        [linear[:, layouts[v].bare].reshape(-1, 3) for v, (_, linear) in groups.items()]
+        [linear[:, layouts[v].bare_at].reshape(-1, 3) for v, (_, linear) in groups.items()]
     )
     refs = References(
         card.swatches,

@@ -168,7 +168,7 @@ def light(groups: dict[int, tuple[VariantLayout, Floats]], refs: References) -> 
         # over it): the light around the slot, and how it changes across it.
         planes = np.zeros((count, layout.slot_count, 3), np.float32)
         planes[:, :, 0] = bare
-        lum = np.minimum(luminance(linear[:, layout.bare]), np.float32(LEVEL_CLIP * bare))
+        lum = np.minimum(luminance(linear[:, layout.bare_at]), np.float32(LEVEL_CLIP * bare))
         for positions, plane in layout.planes():
             # T x N times (S x 3 x N) -> T x S x 3, as one matrix product (einsum: 5 times
             # slower at 1080p).
@@ -273,7 +273,7 @@ def measure(
     """Every kind of slot on every tile, measured: one :class:`Measured` per kind, its rows
     the tiles of each variant in turn (as ``lit`` orders them)."""
     table = refs.table()
-    points = {v: lit[v].lab[:, layouts[v].bare, :] for v in lit}
+    points = {v: lit[v].lab[:, layouts[v].bare_at, :] for v in lit}
     limits = Bare.of(np.concatenate([p.reshape(-1, 3) for p in points.values()]), refs.tile)
     bare = {v: limits.foreign(points[v], refs.tile).astype(np.float32) for v in lit}
     # Each variant's bare points that look like bare tile, and their a*, b* (T x N each):
