@@ -129,18 +129,39 @@ def test_an_empty_strike_craft_slot_is_judged_by_the_bare_tile_around_it(small: 
     assert len(craft) <= 3, craft
 
 
-def test_strike_craft_of_every_colour_under_warm_light_are_never_read_empty(small: State) -> None:
-    """The guard on the rule above: strike craft of all eight colours, four on every tile,
-    dropped up to 3 mm off-centre and turned, under 2700 K light with JPEG 60, are read
-    right or unknown, never empty (nor another colour)."""
+def test_an_empty_slot_in_a_picture_noisy_in_hue_may_lie_as_far_as_its_noise(
+    small: State,
+) -> None:
+    """Warm light with a noisy, demosaiced sensor: the bare tile's own hue noise widens how
+    far in hue an empty slot's inside may lie (twice the bare points' median distance, at
+    most 16; 7 of the 108 empty strike-craft slots here were unknown at the fixed 11)."""
+    noisy = dataclasses.replace(FINE, kelvin=3000, noise=3.5, bayer=True)
+    tally = _tally(render(small, noisy))
+    assert tally.wrong == [] and tally.occluded_wrong == []
+    craft = [u for u in tally.unknown if " craft" in u and "empty read" in u]
+    assert len(craft) <= 4, craft
+
+
+@pytest.mark.parametrize(
+    "warm",
+    [
+        {"kelvin": 2700, "noise": 2, "jpeg": 60},
+        {"kelvin": 2700, "noise": 3.5, "bayer": True, "jpeg": 60, "brightness": 0.6},
+    ],
+)
+def test_strike_craft_of_every_colour_under_warm_light_are_never_read_empty(
+    small: State, warm: dict[str, object]
+) -> None:
+    """The guard on the two rules above: strike craft of all eight colours, four on every
+    tile, dropped up to 3 mm off-centre and turned, under 2700 K light with JPEG 60 (and a
+    noisy, demosaiced, dim picture), are read right or unknown, never empty (nor another
+    colour)."""
     colours = itertools.cycle(list(Colour))
     crafty = dataclasses.replace(
         small, craft=tuple(Craft(1, next(colours), s) for s in small.galaxy.ids for _ in range(4))
     )
-    warm = dataclasses.replace(
-        FINE, kelvin=2700, noise=2, jpeg=60, token_offset=3.0, token_turn=10.0
-    )
-    rendered = render(crafty, warm)
+    placed = dataclasses.replace(FINE, token_offset=3.0, token_turn=10.0)
+    rendered = render(crafty, dataclasses.replace(placed, **warm))  # type: ignore[arg-type]
     tally = _tally(rendered)
     assert tally.wrong == [] and tally.occluded_wrong == []
     tokens = sum(

@@ -68,6 +68,14 @@ b*), on average: to the board's bare tile or to the slot's own surround, the nea
 light with JPEG shifts a dark tile's hue from place to place); every empire colour is far
 more colourful, so a token anywhere in the zone moves it further from both (issue 18's
 benchmark: colour tokens lay 50 or more from either, white ones are told by lightness)."""
+EMPTY_HUE_NOISE = 2.0
+EMPTY_HUE_MOST = 16.0
+"""Where the picture's bare tile is noisy in hue (warm light: white balance magnifies the
+little blue there is; JPEG 60-70), an empty slot's inside may be up to this many times
+the bare points' median hue distance from bare tile, at most ``EMPTY_HUE_MOST``: far
+below any colour token (50 or more in issue 18's benchmark and in
+``test_strike_craft_of_every_colour_under_warm_light_are_never_read_empty``); white tokens
+are told by lightness. Whether a token is read still uses ``EMPTY_HUE``."""
 EMPTY_LIGHT = 0.3
 """...and lighter than bare tile by at most this share of the way to the darkest light
 token (white, yellow, aqua, pink, mineral): blur brings some of the outline's light in."""
@@ -216,6 +224,8 @@ class Bare:
     lighter: float = BARE_LIGHTER
     darker: float = BARE_DARKER
     hue: float = BARE_HUE
+    empty_hue: float = EMPTY_HUE
+    """How far in hue an empty slot's inside may be (:data:`EMPTY_HUE_NOISE`)."""
 
     @classmethod
     def of(cls, lab_points: Floats, tile: Floats) -> Bare:
@@ -223,10 +233,12 @@ class Bare:
         dl = np.abs(lab_points[:, 0] - tile[0])
         hue = np.hypot(lab_points[:, 1] - tile[1], lab_points[:, 2] - tile[2])
         spread = float(median(dl)) * NOISE_TIMES
+        noise = float(median(hue))
         return cls(
             max(BARE_LIGHTER, spread),
             max(BARE_DARKER, spread),
-            max(BARE_HUE, float(median(hue)) * NOISE_TIMES),
+            max(BARE_HUE, noise * NOISE_TIMES),
+            min(EMPTY_HUE_MOST, max(EMPTY_HUE, noise * EMPTY_HUE_NOISE)),
         )
 
     def foreign(self, lab_points: Floats, tile: Floats) -> Bools:
@@ -237,8 +249,10 @@ class Bare:
         return out
 
 
-def looks_empty(hue: Floats, lightness: Floats, step: float = 1.0) -> Bools:
-    out: Bools = (hue <= EMPTY_HUE * step) & (lightness <= EMPTY_LIGHT * step)
+def looks_empty(
+    hue: Floats, lightness: Floats, step: float = 1.0, hue_limit: float = EMPTY_HUE
+) -> Bools:
+    out: Bools = (hue <= hue_limit * step) & (lightness <= EMPTY_LIGHT * step)
     return out
 
 
@@ -265,6 +279,8 @@ class Measured:
     d2: Floats
     glyph: tuple[Floats, Floats] | None
     """How much darker than the token its glyph's centre disc and middle ring are."""
+    empty_hue: float = EMPTY_HUE
+    """How far in hue an empty slot's inside may be on this picture (:class:`Bare`)."""
 
 
 def measure(
@@ -346,6 +362,7 @@ def measure(
                 d[..., 0],
                 d[..., 1],
                 glyph,
+                limits.empty_hue,
             )
         )
     return out
@@ -466,9 +483,9 @@ def _decide_kind(
             sure,
         )
     else:
-        looks = looks_empty(m.hue, m.lightness)
+        looks = looks_empty(m.hue, m.lightness, hue_limit=m.empty_hue)
         empty = usable & looks & shows
-        toward = np.maximum(m.hue / EMPTY_HUE, m.lightness / EMPTY_LIGHT)
+        toward = np.maximum(m.hue / m.empty_hue, m.lightness / EMPTY_LIGHT)
         state[empty] = 1
         sure = np.where(
             empty, np.minimum.reduce([clear, 1 - toward / 2, m.contrast / outline]), sure
