@@ -7,7 +7,13 @@ import numpy as np
 import pytest
 
 from vision.local_cluster.kit import load_kit
-from vision.local_cluster.markers import RESCUE_MAX_BITS_WRONG, _rescued, find_markers
+from vision.local_cluster.markers import (
+    LEAST_PERIMETER,
+    NEAR_LEAST,
+    RESCUE_MAX_BITS_WRONG,
+    _rescued,
+    find_markers,
+)
 from vision.local_cluster.recognize import recognize
 from vision.local_cluster.synthetic import Conditions, render, sample_state
 from vision.readers import Quality
@@ -106,3 +112,26 @@ def test_markers_too_small_to_find_are_named_and_the_picture_called_unusable() -
     named = next(note for note in found.notes if note.startswith("not found:"))
     assert all(sector in named.split(": ", 1)[1].split(" (")[0].split(", ") for sector in unfound)
     assert any("too small" in note and "closer" in note for note in found.notes)
+
+
+def test_markers_below_the_first_looks_floor_are_found_when_one_found_is_near_it() -> None:
+    """The first look skips outlines shorter than LEAST_PERIMETER of the picture's width
+    (speed); a marker found near that floor says smaller ones may be in the picture, and the
+    look is made again down to the smallest, though the card shows and no count of tiles is
+    expected to prompt a second look."""
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, KIT.dictionary))
+    picture = np.full((1080, 1920), 90, np.uint8)
+    card = sorted(KIT.card.markers)[:2]
+    placed = (
+        (card[0], 20, 300, 300),
+        (card[1], 28, 600, 300),
+        (1, 14, 900, 500),
+        (2, 14, 1200, 700),
+    )
+    for marker, side, x, y in placed:
+        image = cv2.aruco.generateImageMarker(dictionary, marker, side, borderBits=1)
+        pad = max(2, side // 6)
+        image = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
+        picture[y : y + image.shape[0], x : x + image.shape[1]] = image
+    assert 4 * 14 < LEAST_PERIMETER * 1920 < 4 * 20 < NEAR_LEAST * LEAST_PERIMETER * 1920
+    assert sorted(m.id for m in find_markers(picture, KIT)) == [1, 2, *card]

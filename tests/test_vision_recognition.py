@@ -5,13 +5,15 @@ blurred pictures."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 
 import pytest
 
 from benchmarks.vision import boards
+from companion.local_cluster.atoms import Colour
 from companion.local_cluster.board_scan import SlotState
-from companion.local_cluster.state import State
+from companion.local_cluster.state import Craft, State
 from vision.errors import CardNotFound
 from vision.local_cluster import recognize as recognize_module
 from vision.local_cluster.kit import load_kit
@@ -104,8 +106,8 @@ def test_warm_and_cool_light_give_no_wrong_colour(small: State, kelvin: float) -
             marks=pytest.mark.xfail(
                 strict=True,
                 reason="issue 18, not met yet: under 2700 K white balance amplifies the blue "
-                "channel's noise and about 1 empty strike-craft slot in 10 reads unknown "
-                "(never wrong)",
+                "channel's noise and 2 of 108 empty strike-craft slots read unknown (never "
+                "wrong; 10 before each slot's hue was also judged against its own surround)",
             ),
         ),
         6500,
@@ -114,6 +116,60 @@ def test_warm_and_cool_light_give_no_wrong_colour(small: State, kelvin: float) -
 def test_warm_and_cool_light_read_99_percent_of_slots(small: State, kelvin: float) -> None:
     tally = _tally(render(small, dataclasses.replace(FINE, kelvin=kelvin, noise=2)))
     assert tally.right >= 0.99 * tally.visible, tally.unknown
+
+
+def test_an_empty_strike_craft_slot_is_judged_by_the_bare_tile_around_it(small: State) -> None:
+    """Warm light with white balance shifts a dark tile's hue from place to place: an empty
+    slot's inside is compared in hue with its own surround as well as with the board's bare
+    tile, the nearer counting (10 of the 108 empty strike-craft slots here were unknown when
+    only the board's counted; issue 18's benchmark, 84 more slots read right, none wrong)."""
+    tally = _tally(render(small, dataclasses.replace(FINE, kelvin=2700, noise=2)))
+    assert tally.wrong == [] and tally.occluded_wrong == []
+    craft = [u for u in tally.unknown if " craft" in u and "empty read" in u]
+    assert len(craft) <= 3, craft
+
+
+def test_an_empty_slot_in_a_picture_noisy_in_hue_may_lie_as_far_as_its_noise(
+    small: State,
+) -> None:
+    """Warm light with a noisy, demosaiced sensor: the bare tile's own hue noise widens how
+    far in hue an empty slot's inside may lie (twice the bare points' median distance, at
+    most 16; 7 of the 108 empty strike-craft slots here were unknown at the fixed 11)."""
+    noisy = dataclasses.replace(FINE, kelvin=3000, noise=3.5, bayer=True)
+    tally = _tally(render(small, noisy))
+    assert tally.wrong == [] and tally.occluded_wrong == []
+    craft = [u for u in tally.unknown if " craft" in u and "empty read" in u]
+    assert len(craft) <= 4, craft
+
+
+@pytest.mark.parametrize(
+    "warm",
+    [
+        {"kelvin": 2700, "noise": 2, "jpeg": 60},
+        {"kelvin": 2700, "noise": 3.5, "bayer": True, "jpeg": 60, "brightness": 0.6},
+    ],
+)
+def test_strike_craft_of_every_colour_under_warm_light_are_never_read_empty(
+    small: State, warm: dict[str, object]
+) -> None:
+    """The guard on the two rules above: strike craft of all eight colours, four on every
+    tile, dropped up to 3 mm off-centre and turned, under 2700 K light with JPEG 60 (and a
+    noisy, demosaiced, dim picture), are read right or unknown, never empty (nor another
+    colour)."""
+    colours = itertools.cycle(list(Colour))
+    crafty = dataclasses.replace(
+        small, craft=tuple(Craft(1, next(colours), s) for s in small.galaxy.ids for _ in range(4))
+    )
+    placed = dataclasses.replace(FINE, token_offset=3.0, token_turn=10.0)
+    rendered = render(crafty, dataclasses.replace(placed, **warm))  # type: ignore[arg-type]
+    tally = _tally(rendered)
+    assert tally.wrong == [] and tally.occluded_wrong == []
+    tokens = sum(
+        s.state is SlotState.TOKEN and n.startswith("craft")
+        for t in rendered.tiles.values()
+        for n, s in t.slots.items()
+    )
+    assert tokens == 4 * len(small.galaxy.ids)
 
 
 def test_tokens_dropped_by_hand_off_centre_and_turned_are_read(small: State) -> None:

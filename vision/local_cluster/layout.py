@@ -21,6 +21,7 @@ marker and the square's edge, which says how much light falls on the tile.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
 import numpy as np
@@ -136,6 +137,29 @@ class VariantLayout:
     def planes(self) -> tuple[tuple[tuple[int, ...], Floats], ...]:
         """Every kind's slot positions and surround planes, probed or not."""
         return tuple((k.positions, k.plane) for k in self.kinds) + self.unprobed
+
+    @functools.cached_property
+    def strip_at(self) -> slice | Indices:
+        """:attr:`strip` as a slice when its points lie in one run (they do): indexing by it
+        is a view, not a copy."""
+        return _run(self.strip)
+
+    @functools.cached_property
+    def field_at(self) -> slice | Indices:
+        """:attr:`field`, likewise."""
+        return _run(self.field)
+
+    @functools.cached_property
+    def bare_at(self) -> slice | Indices:
+        """:attr:`bare`, likewise."""
+        return _run(self.bare)
+
+
+def _run(indices: Indices) -> slice | Indices:
+    """``indices`` as a slice when they are one increasing run, else as they are."""
+    if len(indices) and bool((np.diff(indices) == 1).all()):
+        return slice(int(indices[0]), int(indices[-1]) + 1)
+    return indices
 
 
 def zone_inradius(kit: Kit, slot: SlotSpec) -> float:

@@ -5,12 +5,14 @@ cell by cell), their edges then located at full resolution (docs/physical-kit.md
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from functools import cache
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.local_cluster.colour import median
 from vision.local_cluster.kit import Kit
 
 Image = npt.NDArray[np.uint8]
@@ -18,6 +20,15 @@ Matrix = npt.NDArray[np.float64]
 
 DETECT_WIDTH = 1920
 """Markers are looked for in a copy at most this wide; corners are refined at full size."""
+LEAST_PERIMETER = 0.03
+"""The first look skips outlines shorter than this share of the copy's longer side (a
+marker 14 pixels a side at 1080p: 0.31 px/mm on the table, below what a scan can use);
+the many shorter outlines of a busy board cost a quarter of the detector's time."""
+SMALLEST_PERIMETER = 0.02
+"""When a marker found is within ``NEAR_LEAST`` of that floor (markers of a board small in
+the picture, or the far side of a tilted one), or none is, the first look is made again
+down to this; and every later look goes down to it."""
+NEAR_LEAST = 1.4
 
 
 @dataclasses.dataclass(frozen=True)
@@ -28,13 +39,13 @@ class Marker:
 
 
 @cache
-def _detector(dictionary: str, window: int) -> cv2.aruco.ArucoDetector:
+def _detector(dictionary: str, window: int, perimeter: float) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     # One adaptive-threshold pass (the default makes three) finds the kit's markers at 1080p
     # in half the time; a second window is tried only when the card is not found.
     params.adaptiveThreshWinSizeMin = window
     params.adaptiveThreshWinSizeMax = window
-    params.minMarkerPerimeterRate = 0.02
+    params.minMarkerPerimeterRate = perimeter
     # Bits are read from the middle of each cell only, with some error correction: blurred
     # small markers lose their cell edges first.
     params.perspectiveRemovePixelPerCell = 10
@@ -57,7 +68,11 @@ def find_markers(gray: Image, kit: Kit, expected: int | None = None) -> list[Mar
         if factor == 1.0
         else cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     )
-    corners, ids, rejected = _detector(kit.dictionary, 5).detectMarkers(small)
+    corners, ids, rejected = _detector(kit.dictionary, 5, LEAST_PERIMETER).detectMarkers(small)
+    if not corners or _least_perimeter(corners) < NEAR_LEAST * LEAST_PERIMETER * max(small.shape):
+        corners, ids, rejected = _detector(kit.dictionary, 5, SMALLEST_PERIMETER).detectMarkers(
+            small
+        )
     corners = [c.reshape(4, 2) for c in corners]
     found_ids = [] if ids is None else ids.ravel().tolist()
     candidates = [c.reshape(4, 2) for c in rejected]
@@ -78,7 +93,9 @@ def find_markers(gray: Image, kit: Kit, expected: int | None = None) -> list[Mar
             if scale == 1
             else cv2.resize(small, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
         )
-        more, more_ids, more_rejected = _detector(kit.dictionary, window).detectMarkers(image)
+        more, more_ids, more_rejected = _detector(
+            kit.dictionary, window, SMALLEST_PERIMETER
+        ).detectMarkers(image)
         if more_ids is not None:
             corners += [(c.reshape(4, 2) + 0.5) / scale - 0.5 for c in more]
             found_ids += more_ids.ravel().tolist()
@@ -174,10 +191,31 @@ def _rescued(
     return list(out.items())
 
 
+def _least_perimeter(quads: Sequence[npt.NDArray[np.float32]]) -> float:
+    """The shortest perimeter (pixels) among the detector's quads (each 1 x 4 x 2)."""
+    q = np.array(quads, np.float64).reshape(-1, 4, 2)
+    sides = np.sqrt(((q - np.roll(q, -1, axis=1)) ** 2).sum(axis=2))
+    return float(sides.sum(axis=1).min())
+
+
 def _area(quad: Matrix) -> float:
     x, y = quad[:, 0], quad[:, 1]
     xn, yn = x[[1, 2, 3, 0]], y[[1, 2, 3, 0]]
     return float(abs(np.dot(x, yn) - np.dot(y, xn)) / 2)
+
+
+def _profiles(
+    base: Matrix, normal: Matrix, cell: Matrix, tau: Matrix
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """``remap``'s x and y maps of profiles across the markers' edges: from each of the
+    P points on each edge (``base``, M x 4 x P x 2), S samples ``tau`` cells along the edge's
+    ``normal`` (M x 4 x 2; ``cell``, M x 4, pixels a cell). One profile a row (M 4 P x S).
+    x and y apart: numpy broadcasting over a last axis of 2 was a millisecond here."""
+    steps = cell[:, :, None, None] * tau  # M x 4 x 1 x S
+    x = base[..., 0, None] + normal[:, :, None, None, 0] * steps
+    y = base[..., 1, None] + normal[:, :, None, None, 1] * steps
+    size = len(tau)
+    return x.astype(np.float32).reshape(-1, size), y.astype(np.float32).reshape(-1, size)
 
 
 EDGE_POINTS = 10
@@ -204,15 +242,8 @@ def refine_corners(gray: Image, quads: Matrix) -> Matrix:
     t = np.linspace(0.15, 0.85, EDGE_POINTS)
     tau = np.linspace(-0.6, 0.6, PROFILE_SAMPLES)
     base = start[:, :, None, :] + direction[:, :, None, :] * t[None, None, :, None]
-    offsets = normal[:, :, None, None, :] * (cell[:, :, None, None, None] * tau[:, None])
-    where = (base[:, :, :, None, :] + offsets).astype(np.float32)  # M x 4 x P x S x 2
-    flat = where.reshape(-1, PROFILE_SAMPLES, 2)
     values = cv2.remap(
-        gray,
-        np.ascontiguousarray(flat[:, :, 0]),
-        np.ascontiguousarray(flat[:, :, 1]),
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
+        gray, *_profiles(base, normal, cell, tau), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     ).astype(np.float64)
     dark = values[:, :2].mean(axis=1, keepdims=True)
     bright = values[:, -2:].mean(axis=1, keepdims=True)
@@ -271,14 +302,8 @@ def edge_spread(gray: Image, quads: Matrix) -> float:
     t = np.linspace(0.2, 0.8, 6)
     tau = np.linspace(-0.9, 0.55, SPREAD_SAMPLES)
     base = start[:, :, None, :] + direction[:, :, None, :] * t[None, None, :, None]
-    offsets = normal[:, :, None, None, :] * (cell[:, :, None, None, None] * tau[:, None])
-    where = (base[:, :, :, None, :] + offsets).astype(np.float32).reshape(-1, SPREAD_SAMPLES, 2)
     values = cv2.remap(
-        gray,
-        np.ascontiguousarray(where[:, :, 0]),
-        np.ascontiguousarray(where[:, :, 1]),
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
+        gray, *_profiles(base, normal, cell, tau), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     ).astype(np.float64)
     values = np.maximum.accumulate(values, axis=1)  # a step, rising outwards
     dark, bright = values[:, :1], values[:, -1:]
@@ -293,4 +318,4 @@ def edge_spread(gray: Image, quads: Matrix) -> float:
     usable = span[:, 0] > 30
     if not usable.any():
         return 0.0
-    return float(np.median(rise[0][usable]))
+    return float(median(rise[0][usable]))

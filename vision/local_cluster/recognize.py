@@ -35,9 +35,9 @@ from companion.local_cluster.atoms import SectorId, sector_sort_key
 from companion.local_cluster.board_scan import BoardScan, SlotReading, SlotState, TileReading
 from vision.errors import CardNotFound, ImageError
 from vision.local_cluster.colour import (
-    LINEAR,
     Card,
     lab,
+    linear_rgb,
     luminance,
     median,
     nominal_card,
@@ -47,7 +47,13 @@ from vision.local_cluster.colour import (
 from vision.local_cluster.kit import Kit, load_kit
 from vision.local_cluster.layout import keep_off, layout, white_margin
 from vision.local_cluster.markers import Marker, edge_spread, find_markers
-from vision.local_cluster.plane import _adjacent, _grid, _near_pairs, _plane, _similarity
+from vision.local_cluster.plane import (
+    _adjacent_pairs,
+    _grid,
+    _near_pairs,
+    _plane,
+    _similarity,
+)
 from vision.local_cluster.slots import References, decide, light, measure, outline_contrasts
 from vision.readers import Quality
 
@@ -234,7 +240,7 @@ def recognize(
     ]
     on_card = [table_to_image @ _similarity(kit.card.markers[m.id], 0.0) for m in card_markers]
     quads = np.array([m.corners for m in markers])
-    px_per_mm = float(np.median(np.sqrt(_areas(quads)))) / kit.marker_side
+    px_per_mm = float(median(np.sqrt(_areas(quads)))) / kit.marker_side
     edge_px = edge_spread(gray, quads)
     edge_mm = edge_px / px_per_mm
     readings = read_tiles(
@@ -283,11 +289,11 @@ def recognize(
         seen_cells[(column, row)] = sector
         reading = TileReading(sector, variant, column, row, rotation, centre, angle, 1.0, slots)
         tiles.append(TileFound(sector, to_image, reading, from_prior))
-    near = _near_pairs([pose for _, pose, *_ in kept], kit.tile_side)
+    poses_kept = [pose for _, pose, *_ in kept]
+    near = _near_pairs(poses_kept, kit.tile_side)
+    sharing = _adjacent_pairs(poses_kept, near, kit.tile_side)
     edges = [
-        (kept[i][0], kept[j][0])
-        for i, j in near
-        if _adjacent(kept[i][1], kept[j][1], kit.tile_side)
+        (kept[i][0], kept[j][0]) for (i, j), shared in zip(near, sharing, strict=True) if shared
     ]
     scan = BoardScan(tuple(t.reading for t in tiles), tuple(edges), tuple(notes))
     seen = {t.sector for t in tiles}
@@ -432,34 +438,29 @@ def _project_many(hs: Matrix, points: Matrix) -> Floats:
     h = hs.astype(np.float32)[:, :, :, None]  # T x 3 x 3 x 1
     x, y = points[:, 0].astype(np.float32), points[:, 1].astype(np.float32)
     w = h[:, 2, 0] * x + h[:, 2, 1] * y + h[:, 2, 2]
-    out: Floats = np.stack(
-        [
-            (h[:, 0, 0] * x + h[:, 0, 1] * y + h[:, 0, 2]) / w,
-            (h[:, 1, 0] * x + h[:, 1, 1] * y + h[:, 1, 2]) / w,
-        ],
-        axis=2,
-    )
+    out: Floats = np.empty((len(hs), len(points), 2), np.float32)
+    np.divide(h[:, 0, 0] * x + h[:, 0, 1] * y + h[:, 0, 2], w, out=out[..., 0])
+    np.divide(h[:, 1, 0] * x + h[:, 1, 1] * y + h[:, 1, 2], w, out=out[..., 1])
     return out
 
 
-def _sample(image: Image, where: Matrix) -> Floats:
-    """Linear R, G, B at the given picture points (N x 2), bilinear, black outside."""
-    flat = where.astype(np.float32)
-    total = len(flat)
+def _sample(image: Image, where: Matrix, white: Floats) -> Floats:
+    """Linear R, G, B at the given picture points (N x 2), bilinear, black outside, over
+    ``white`` (the card's paper: white-balanced)."""
+    total = len(where)
     width = 1024  # remap wants maps under 32767 on a side
     padded = np.zeros((-(-total // width) * width, 2), np.float32)
-    padded[:total] = flat
-    maps = padded.reshape(-1, width, 2)
+    padded[:total] = where
+    # One two-channel map of x, y pairs (the same as two maps, without splitting them).
     sampled = cv2.remap(
         image,
-        np.ascontiguousarray(maps[:, :, 0]),
-        np.ascontiguousarray(maps[:, :, 1]),
+        padded.reshape(-1, width, 2),
+        None,
         cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=(0, 0, 0),
     ).reshape(-1, 3)[:total]
-    out: Floats = LINEAR[sampled[:, ::-1]]
-    return out
+    return linear_rgb(sampled, white)
 
 
 def _scales(hs: Matrix) -> npt.NDArray[np.float64]:
@@ -516,7 +517,7 @@ def read_tiles(
     }
     for v, lay in layouts.items():
         where.append(_project_many(hs[order[v]], lay.points).reshape(-1, 2))
-    rgb = _sample(image, np.concatenate(where)) / card.white
+    rgb = _sample(image, np.concatenate(where), card.white)
     at = len(card_hs) * len(strip)
     # The light's colour comes from the card. How much light falls on each tile comes from
     # its bare printed background (every face is printed alike, and like the card's
@@ -526,7 +527,7 @@ def read_tiles(
     card_strip = 1.0
     if len(card_hs):
         seen = luminance(rgb[:at]).reshape(len(card_hs), len(strip))
-        card_strip = float(np.median(percentile(seen, 90, axis=1)))
+        card_strip = float(median(percentile(seen, 90, axis=1)))
     parts: dict[int, Floats] = {}
     backgrounds = np.zeros(len(tiles))
     lows = np.zeros(len(tiles))
@@ -536,10 +537,10 @@ def read_tiles(
         part = rgb[at : at + count].reshape(len(order[v]), len(lay.points), 3)
         at += count
         parts[v] = part
-        field = luminance(part[:, lay.field])
+        field = luminance(part[:, lay.field_at])
         backgrounds[order[v]] = median(field, axis=1)
         lows[order[v]] = percentile(field, FIELD_LOW, axis=1)
-        strips[order[v]] = percentile(luminance(part[:, lay.strip]), 90, axis=1)
+        strips[order[v]] = percentile(luminance(part[:, lay.strip_at]), 90, axis=1)
     # Each tile's light comes from its white square, as the card's identical squares
     # calibrate it: blur leaves the middle of a w mm white strip between black and dark
     # erf(w / (2 sqrt(2) sigma)) of its white, sigma (mm) from the picture's blur and the
@@ -554,7 +555,7 @@ def read_tiles(
     sigma = max(blur_px, 0.3)
     half = (kit.white_side - kit.marker_side) / 4
     card_keep = _kept(half, sigma / _scales(card_hs)) if len(card_hs) else np.ones(1)
-    calibration = card_strip / max(float(np.median(card_keep)), 1e-3)
+    calibration = card_strip / max(float(median(card_keep)), 1e-3)
     levels = strips / np.maximum(calibration * _kept(half, sigma / _scales(hs)), 1e-6)
     hidden = np.array([bool(b) for b in borrowed] or [False] * len(tiles))
     if hidden.any() and not hidden.all():
@@ -590,19 +591,20 @@ def read_tiles(
         return out
     # Bare tile as this board shows it, then each slot's light, then the outlines' contrast.
     bare = np.concatenate(
-        [linear[:, layouts[v].bare].reshape(-1, 3) for v, (_, linear) in groups.items()]
+        [linear[:, layouts[v].bare_at].reshape(-1, 3) for v, (_, linear) in groups.items()]
     )
     refs = References(
         card.swatches,
-        lab(np.median(bare, axis=0).astype(np.float32)),
-        float(np.median(luminance(bare))),
+        # Channels as rows: a median along each contiguous row, not down strided columns.
+        lab(median(np.ascontiguousarray(bare.T), axis=1).astype(np.float32)),
+        float(median(luminance(bare))),
         colours=not card.glare,
         fine=px_per_mm >= FINE_PX_PER_MM,
     )
     lit = light({v: (layouts[v], linear) for v, (_, linear) in groups.items()}, refs)
     measured = measure(layouts, lit, refs)
     found = outline_contrasts(measured)
-    refs = dataclasses.replace(refs, outline=float(np.median(found)) if len(found) >= 3 else 0.0)
+    refs = dataclasses.replace(refs, outline=float(median(found)) if len(found) >= 3 else 0.0)
     readings = decide(layouts, measured, lit, refs)
     for v, (which, _) in groups.items():
         for i, slots in zip(which, readings[v], strict=True):

@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from companion.local_cluster.atoms import Colour, UnitType
 from companion.local_cluster.board_scan import SlotReading, SlotState
-from vision.local_cluster.colour import lab, luminance
+from vision.local_cluster.colour import lab, luminance, median
 from vision.local_cluster.layout import KindProbes, VariantLayout
 
 Floats = npt.NDArray[np.float32]
@@ -64,8 +64,18 @@ COVERED_LEAST = 2
 # Empty -----------
 EMPTY_HUE = 11.0
 """An empty slot's inside (well within its outline) is this close to bare tile in hue (a*,
-b*), on average; every empire colour is far more colourful, so a token anywhere in the zone
-moves it further."""
+b*), on average: to the board's bare tile or to the slot's own surround, the nearer (warm
+light with JPEG shifts a dark tile's hue from place to place); every empire colour is far
+more colourful, so a token anywhere in the zone moves it further from both (issue 18's
+benchmark: colour tokens lay 50 or more from either, white ones are told by lightness)."""
+EMPTY_HUE_NOISE = 2.0
+EMPTY_HUE_MOST = 16.0
+"""Where the picture's bare tile is noisy in hue (warm light: white balance magnifies the
+little blue there is; JPEG 60-70), an empty slot's inside may be up to this many times
+the bare points' median hue distance from bare tile, at most ``EMPTY_HUE_MOST``: far
+below any colour token (50 or more in issue 18's benchmark and in
+``test_strike_craft_of_every_colour_under_warm_light_are_never_read_empty``); white tokens
+are told by lightness. Whether a token is read still uses ``EMPTY_HUE``."""
 EMPTY_LIGHT = 0.3
 """...and lighter than bare tile by at most this share of the way to the darkest light
 token (white, yellow, aqua, pink, mineral): blur brings some of the outline's light in."""
@@ -157,7 +167,7 @@ def light(groups: dict[int, tuple[VariantLayout, Floats]], refs: References) -> 
     """Correct each slot's samples for the light around it (each variant's tiles: their
     layout and white-balanced linear light, T x K x 3), then convert them to Lab."""
     bare = max(refs.tile_luminance, 1e-4)
-    corrected = {}
+    corrected: dict[int, Floats] = {}
     glare = {}
     for variant, (layout, linear) in groups.items():
         count = len(linear)
@@ -166,7 +176,7 @@ def light(groups: dict[int, tuple[VariantLayout, Floats]], refs: References) -> 
         # over it): the light around the slot, and how it changes across it.
         planes = np.zeros((count, layout.slot_count, 3), np.float32)
         planes[:, :, 0] = bare
-        lum = np.minimum(luminance(linear[:, layout.bare]), np.float32(LEVEL_CLIP * bare))
+        lum = np.minimum(luminance(linear[:, layout.bare_at]), np.float32(LEVEL_CLIP * bare))
         for positions, plane in layout.planes():
             # T x N times (S x 3 x N) -> T x S x 3, as one matrix product (einsum: 5 times
             # slower at 1080p).
@@ -175,13 +185,22 @@ def light(groups: dict[int, tuple[VariantLayout, Floats]], refs: References) -> 
             )
         owner = layout.owner[layout.lab_from :]
         at = layout.from_owner[layout.lab_from :]
-        plane = planes[:, owner]  # T x K x 3
-        level = plane[..., 0] + plane[..., 1] * at[:, 0] + plane[..., 2] * at[:, 1]
+        # Each plane's three terms gathered apart (T x K each): gathering T x K x 3 and
+        # slicing it took three times as long, for the same sums.
+        level = (
+            np.take(planes[..., 0], owner, axis=1)
+            + np.take(planes[..., 1], owner, axis=1) * at[:, 0]
+            + np.take(planes[..., 2], owner, axis=1) * at[:, 1]
+        )
         lift = np.where(level > bare * (1 + LIFT_LEAST), level - bare, 0).astype(np.float32)
         gain = np.where(level < bare * (1 - SHADE_LEAST), level / bare, 1).astype(np.float32)
         gain = np.maximum(gain, 0.05)
-        part = (linear[:, layout.lab_from :, :] - lift[..., None]) / gain[..., None]
-        corrected[variant] = np.maximum(part, 0)
+        # T x 3K rows, each point's lift and gain repeated for its three channels: the same
+        # arithmetic as broadcasting them over a last axis of 3, in a third of the time.
+        inside = linear[:, layout.lab_from :, :]
+        rows = inside.reshape(count, -1)
+        lit = (rows - np.repeat(lift, 3, axis=1)) / np.repeat(gain, 3, axis=1)
+        corrected[variant] = np.maximum(lit, 0).reshape(inside.shape)
         glare[variant] = planes[:, :, 0] - bare > GLARE_MOST
     flat = lab(np.concatenate([c.reshape(-1, 3) for c in corrected.values()]).astype(np.float32))
     out = {}
@@ -205,17 +224,21 @@ class Bare:
     lighter: float = BARE_LIGHTER
     darker: float = BARE_DARKER
     hue: float = BARE_HUE
+    empty_hue: float = EMPTY_HUE
+    """How far in hue an empty slot's inside may be (:data:`EMPTY_HUE_NOISE`)."""
 
     @classmethod
     def of(cls, lab_points: Floats, tile: Floats) -> Bare:
         """The limits for a picture whose bare tile reads ``lab_points`` (N x 3)."""
         dl = np.abs(lab_points[:, 0] - tile[0])
         hue = np.hypot(lab_points[:, 1] - tile[1], lab_points[:, 2] - tile[2])
-        spread = float(np.median(dl)) * NOISE_TIMES
+        spread = float(median(dl)) * NOISE_TIMES
+        noise = float(median(hue))
         return cls(
             max(BARE_LIGHTER, spread),
             max(BARE_DARKER, spread),
-            max(BARE_HUE, float(np.median(hue)) * NOISE_TIMES),
+            max(BARE_HUE, noise * NOISE_TIMES),
+            min(EMPTY_HUE_MOST, max(EMPTY_HUE, noise * EMPTY_HUE_NOISE)),
         )
 
     def foreign(self, lab_points: Floats, tile: Floats) -> Bools:
@@ -226,8 +249,10 @@ class Bare:
         return out
 
 
-def looks_empty(hue: Floats, lightness: Floats, step: float = 1.0) -> Bools:
-    out: Bools = (hue <= EMPTY_HUE * step) & (lightness <= EMPTY_LIGHT * step)
+def looks_empty(
+    hue: Floats, lightness: Floats, step: float = 1.0, hue_limit: float = EMPTY_HUE
+) -> Bools:
+    out: Bools = (hue <= hue_limit * step) & (lightness <= EMPTY_LIGHT * step)
     return out
 
 
@@ -240,8 +265,9 @@ class Measured:
     """The share of each surround that does not look like bare tile."""
     hue: Floats
     lightness: Floats
-    """How far from bare tile each inside is on average, in hue, and in lightness as a
-    share of :attr:`References.light_span`."""
+    """How far from bare tile each inside is on average, in hue (from the board's bare tile
+    or the slot's own surround, the nearer), and in lightness as a share of
+    :attr:`References.light_span`."""
     contrast: Floats
     """How much lighter each printed outline looks than either side of it."""
     colour: Floats
@@ -253,6 +279,8 @@ class Measured:
     d2: Floats
     glyph: tuple[Floats, Floats] | None
     """How much darker than the token its glyph's centre disc and middle ring are."""
+    empty_hue: float = EMPTY_HUE
+    """How far in hue an empty slot's inside may be on this picture (:class:`Bare`)."""
 
 
 def measure(
@@ -261,9 +289,13 @@ def measure(
     """Every kind of slot on every tile, measured: one :class:`Measured` per kind, its rows
     the tiles of each variant in turn (as ``lit`` orders them)."""
     table = refs.table()
-    points = {v: lit[v].lab[:, layouts[v].bare, :] for v in lit}
+    points = {v: lit[v].lab[:, layouts[v].bare_at, :] for v in lit}
     limits = Bare.of(np.concatenate([p.reshape(-1, 3) for p in points.values()]), refs.tile)
     bare = {v: limits.foreign(points[v], refs.tile).astype(np.float32) for v in lit}
+    # Each variant's bare points that look like bare tile, and their a*, b* (T x N each):
+    # the slots' own surrounds in hue (:func:`_around`).
+    kept = {v: 1 - bare[v] for v in lit}
+    kept_ab = {v: (kept[v] * points[v][..., 1], kept[v] * points[v][..., 2]) for v in lit}
     kinds: dict[str, list[KindProbes]] = {}
     for v in lit:
         for kind in layouts[v].kinds:
@@ -281,16 +313,29 @@ def measure(
         outside = np.concatenate(
             [lit[v].lab[:, k.beside, 0] for v, k in zip(lit, probes, strict=True)]
         )
-        flipped = np.swapaxes(region, 2, 3)  # T x S x 3 x R
-        means = np.swapaxes(flipped @ kind.body.T, 2, 3)  # T x S x C x 3
+        flipped = np.ascontiguousarray(np.swapaxes(region, 2, 3))  # T x S x 3 x R
+        # One matrix product over every tile, slot and channel (not one per tile and slot).
+        rows = flipped.reshape(-1, flipped.shape[3]) @ kind.body.T  # T S 3 x C
+        means = np.swapaxes(rows.reshape(*flipped.shape[:3], -1), 2, 3)  # T x S x C x 3
         from_tile = ((means - refs.tile) ** 2).sum(axis=3)  # T x S x C
         best = np.argmax(from_tile, axis=2)  # T x S
         pick = best[..., None, None]
         colour = np.take_along_axis(means, pick, axis=2)[:, :, 0]
-        squares = np.take_along_axis(np.swapaxes((flipped**2) @ kind.body.T, 2, 3), pick, axis=2)
-        spread = np.sqrt(np.clip(squares[:, :, 0] - colour**2, 0, None).sum(axis=2))
+        # The body's mean square at the chosen candidate only (at every candidate, then
+        # picking one, took ten times as long; the sums differ in float32's last bits).
+        squares = ((flipped**2) @ kind.body[best][..., None])[..., 0]  # T x S x 3
+        spread = np.sqrt(np.clip(squares - colour**2, 0, None).sum(axis=2))
         inner = region[:, :, kind.inner, :].mean(axis=2)
-        hue = np.hypot(inner[..., 1] - refs.tile[1], inner[..., 2] - refs.tile[2])
+        # Bare tile in hue as the board shows it, or as the slot's own surround does (a lamp
+        # or a warm light with JPEG shifts a dark tile's hue from place to place): the
+        # nearer of the two.
+        around = np.concatenate(
+            [_around(kept[v], *kept_ab[v], k.surround) for v, k in zip(lit, probes, strict=True)]
+        )
+        hue = np.fmin(
+            np.hypot(inner[..., 1] - refs.tile[1], inner[..., 2] - refs.tile[2]),
+            np.hypot(inner[..., 1] - around[..., 0], inner[..., 2] - around[..., 1]),
+        )
         lightness = (inner[..., 0] - refs.tile[0]) / refs.light_span
         contrast = on.mean(axis=2) - (outside.mean(axis=2) + inner[..., 0]) / 2
         distances = np.sqrt(((colour[:, :, None, :] - table[None, None]) ** 2).sum(axis=3))
@@ -317,8 +362,21 @@ def measure(
                 d[..., 0],
                 d[..., 1],
                 glyph,
+                limits.empty_hue,
             )
         )
+    return out
+
+
+def _around(kept: Floats, kept_a: Floats, kept_b: Floats, surround: Floats) -> Floats:
+    """Each slot's surround in a*, b* (T x S x 2): the mean over its bare points that look
+    like bare tile (``kept``, T x N: 1 where they do; ``kept_a``, ``kept_b``: their a*, b*,
+    0 elsewhere); NaN where none does."""
+    weight = kept @ surround.T  # T x S
+    a = kept_a @ surround.T
+    b = kept_b @ surround.T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out: Floats = np.stack([a / weight, b / weight], axis=2)
     return out
 
 
@@ -425,9 +483,9 @@ def _decide_kind(
             sure,
         )
     else:
-        looks = looks_empty(m.hue, m.lightness)
+        looks = looks_empty(m.hue, m.lightness, hue_limit=m.empty_hue)
         empty = usable & looks & shows
-        toward = np.maximum(m.hue / EMPTY_HUE, m.lightness / EMPTY_LIGHT)
+        toward = np.maximum(m.hue / m.empty_hue, m.lightness / EMPTY_LIGHT)
         state[empty] = 1
         sure = np.where(
             empty, np.minimum.reduce([clear, 1 - toward / 2, m.contrast / outline]), sure
