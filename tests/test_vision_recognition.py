@@ -7,8 +7,10 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
+from typing import Any
 
 import pytest
+from threadpoolctl import threadpool_info, threadpool_limits
 
 from benchmarks.vision import boards
 from companion.local_cluster.atoms import Colour
@@ -16,6 +18,7 @@ from companion.local_cluster.board_scan import SlotState
 from companion.local_cluster.state import Craft, State
 from vision.errors import CardNotFound
 from vision.local_cluster import recognize as recognize_module
+from vision.local_cluster import slots
 from vision.local_cluster.kit import load_kit
 from vision.local_cluster.layout import layout
 from vision.local_cluster.recognize import FINE_PX_PER_MM, Recognition, recognize
@@ -90,6 +93,28 @@ def test_a_clear_picture_at_a_pixel_per_mm_reads_every_slot(small: State) -> Non
     assert rendered.px_per_mm >= 1.0
     tally = _tally(rendered)
     assert tally.wrong == [] and tally.unknown == []
+
+
+def test_a_picture_is_read_with_numpy_on_one_blas_thread(
+    small: State, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OpenBLAS's threads, left spinning after the slots' matrix products, doubled the CPU
+    time of the next frame's marker detection (vision/blas.py): a scan holds them to one."""
+    threads_seen: list[int] = []
+    measure = slots.measure
+
+    def spying(*args: Any, **kwargs: Any) -> Any:
+        threads_seen.append(max(i["num_threads"] for i in threadpool_info()))
+        return measure(*args, **kwargs)
+
+    monkeypatch.setattr(recognize_module, "measure", spying)
+    with threadpool_limits(limits=2, user_api="blas"):
+        outside = max(i["num_threads"] for i in threadpool_info())
+        if outside < 2:
+            pytest.skip("this machine's BLAS runs on one thread anyway")
+        recognize(render(small, CLEAR).image)
+        assert max(i["num_threads"] for i in threadpool_info()) == outside
+    assert threads_seen and set(threads_seen) == {1}
 
 
 @pytest.mark.parametrize("kelvin", [2700, 6500])

@@ -33,6 +33,7 @@ import numpy.typing as npt
 
 from companion.local_cluster.atoms import SectorId, sector_sort_key
 from companion.local_cluster.board_scan import BoardScan, SlotReading, SlotState, TileReading
+from vision.blas import one_blas_thread
 from vision.errors import CardNotFound, ImageError
 from vision.local_cluster.colour import (
     Card,
@@ -180,6 +181,7 @@ def _check_image(image: Image) -> None:
         raise ImageError(f"the picture has more than {MAX_PIXELS} pixels")
 
 
+@one_blas_thread
 def recognize(
     image: Image,
     *,
