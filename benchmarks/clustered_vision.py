@@ -5,7 +5,8 @@ with a marker-less deck read from its symbols.
 
 ``python -m benchmarks.clustered_vision [--quick] [--json]``. Per deck: cards found (a reading
 at a card's cell), read right (the card named is the card there), unknown, and confidently
-wrong (a card named that is not the card there, or a card named where none lies: target 0);
+wrong (a card named that is not the card there, or a card named where none lies: target 0),
+and the unknown cards read where none lies (the search run out over the cloth);
 and the milliseconds per 1080p frame on one core. The renderer draws the kit from its
 description only (:mod:`vision.clustered.synthetic`); it shares no code with the reader.
 """
@@ -45,7 +46,8 @@ def layout(rng: random.Random) -> Layout:
 def bench_accuracy(boards: int, *, plain: bool, width: int, height: int) -> dict[str, Any]:
     rng = random.Random(2027 + plain + width)
     totals = dict.fromkeys(
-        ("boards", "cards", "found", "right", "unknown", "wrong", "phantom", "unusable"), 0
+        ("boards", "cards", "found", "right", "unknown", "wrong", "phantom", "ghost", "unusable"),
+        0,
     )
     for _ in range(boards):
         table = layout(rng)
@@ -62,6 +64,7 @@ def bench_accuracy(boards: int, *, plain: bool, width: int, height: int) -> dict
             truth = picture.cards.get(r.cell)
             if truth is None:
                 totals["phantom"] += r.card is not None
+                totals["ghost"] += r.card is None
                 continue
             totals["found"] += 1
             if r.card is None:
@@ -142,7 +145,7 @@ def format_report(results: dict[str, Any]) -> str:
             f"a) {name}: {a['boards']} layouts, {a['cards']} cards: found {a['found']} "
             f"({a['found'] / cards:.1%}), right {a['right']} ({a['right'] / cards:.1%}), "
             f"unknown {a['unknown']}, confidently wrong {a['wrong']} + {a['phantom']} phantom; "
-            f"{a['unusable']} unusable pictures"
+            f"{a['ghost']} unknown cards where none lies; {a['unusable']} unusable pictures"
         )
     for name, s in results["speed"].items():
         lines.append(f"b) speed {name} {s['width']}x{s['height']}: median {s['median_ms']:.0f} ms")

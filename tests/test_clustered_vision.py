@@ -75,6 +75,22 @@ def test_a_clear_picture_is_read_card_by_card_by_marker() -> None:
     assert compare(reading.scan, game) == {"discrepancies": [], "missing": [], "moves": []}
 
 
+def test_k3_11_a_pale_cloth_beside_the_cards_is_not_taken_for_cards_whose_marker_is_hidden() -> (
+    None
+):
+    """A cell without a marker that shows paper was taken for a card whose marker could not
+    be read: on a white cloth every cell beside the cards was such a card (77 of them on one
+    table of the benchmark). A hidden card shows its face's ink; the cloth shows none."""
+    table = simulate(6, seed=5, policy="compact", turns=100).layout
+    conditions = Conditions(width=4608, height=2592, seed=8, mat="white cloth", tilt=10)
+    picture = render(table, conditions=conditions)
+    reading = READER.read(picture.image, prior=Expected(layout=table))
+    assert reading.usable
+    assert {r.cell for r in reading.scan.cards} <= set(picture.cards)
+    right = [r for r in reading.scan.cards if r.card == table.get(r.cell)]
+    assert len(right) >= 0.9 * len(table)
+
+
 def test_a_grid_gone_wrong_as_a_whole_is_fitted_again_to_the_tracked_layout() -> None:
     """The start card's marker hidden and its black square misread: every card a cell off.
     The markers name the cards, so the tracked layout says where they lie (K2.7: a scan
@@ -243,6 +259,69 @@ def test_a_commercial_deck_is_read_from_its_symbols_right_or_unknown() -> None:
     right = [r for r in read if r.card is not None]
     assert all(r.card == layout[r.cell] for r in right)
     assert len(right) >= 4
+
+
+@pytest.mark.parametrize(
+    ("mat", "advice"), [("white cloth", "darker cloth"), ("black mat", "paler cloth")]
+)
+def test_a_commercial_deck_on_a_cloth_it_cannot_be_told_from_is_refused_with_advice(
+    mat: str, advice: str
+) -> None:
+    """A marker-less deck is found from its paper and its black start card: on a white cloth
+    every cell looked like a card (the search ran on over the cloth for minutes), on a black
+    one the start card joined the cloth through the gaps between the cards."""
+    table = simulate(5, seed=2, policy="compact", turns=90).layout
+    conditions = Conditions(width=1920, height=1080, seed=4, mat=mat, brightness=0.7)
+    reading = READER.read(
+        render(table, conditions=conditions, plain=True).image, prior=Expected(layout=table)
+    )
+    assert not reading.usable
+    assert reading.scan.cards == ()
+    assert advice in reading.notes[0]
+
+
+def _read_plain_table(players: int, seed: int, turns: int, conditions: Conditions) -> list[str]:
+    """Problems with a marker-less table's reading: cards read where none lies, and notes."""
+    table = simulate(players, seed=seed, policy="compact", turns=turns).layout
+    picture = render(table, conditions=conditions, plain=True)
+    reading = READER.read(picture.image, prior=Expected(layout=table))
+    assert reading.usable
+    assert len(reading.scan.cards) >= 0.8 * len(table)
+    return [f"none lies at {r.cell.text()}" for r in reading.scan.cards if r.cell not in table]
+
+
+def test_k7_18_the_second_start_card_is_placed_on_the_grid_fitted_to_the_whole_table() -> None:
+    """Tilted 29 degrees, the grid drawn from the first start card alone put the second 5.8
+    cells out, not 7: it was taken for a misplaced card (K7.18) and, the reading grown from
+    the eastern one, 48 cards were read where none lies."""
+    steep = Conditions(
+        width=1920, height=1080, rotation=279, tilt=29, tilt_direction=31, kelvin=2900, seed=17
+    )
+    assert _read_plain_table(7, 490802, 182, steep) == []
+    table = simulate(7, seed=490802, policy="compact", turns=182).layout
+    reading = READER.read(
+        render(table, conditions=steep, plain=True).image, prior=Expected(layout=table)
+    )
+    assert not [n for n in reading.notes if "K7.18" in n]
+
+
+def test_k7_18_a_table_read_from_its_eastern_start_card_is_laid_over_the_layout_from_there() -> (
+    None
+):
+    """The western start card in the lamp's fall-off, too pale to be told for black: the
+    cards are found from the eastern one, at 7,0, not at 0,0."""
+    pale_west = Conditions(
+        width=1920,
+        height=1080,
+        rotation=78,
+        tilt=28,
+        tilt_direction=212,
+        brightness=0.84,
+        gradient=0.44,
+        vignette=0.21,
+        seed=1116908476,
+    )
+    assert _read_plain_table(5, 574495, 97, pale_west) == []
 
 
 def test_k2_5_a_card_the_grid_does_not_fit_is_unknown_not_named_from_part_of_it() -> None:

@@ -39,6 +39,7 @@ from vision.clustered.symbols import (
     illuminant,
     is_paper,
     read_plain,
+    shows_ink,
     straighten,
 )
 from vision.readers import Image, Quality, Reading, worst
@@ -111,20 +112,44 @@ def tracked_cards(layout: Layout) -> dict[Card, Cell]:
 
 def orient(scan: LayoutScan, layout: Layout | None) -> tuple[LayoutScan, int]:
     """The scan turned the way that agrees best with the tracked layout (a marker-less start
-    card has no top; a marked one laid turned is put right), and by how many quarters."""
+    card has no top; a marked one laid turned is put right), and by how many quarters. On a
+    table of two start cards, at 0,0 and 7,0 (K7.18), the scan may have grown from the
+    eastern one (the western not found, or taken for the second): moved seven cells east,
+    after any turn, the scan is tried that way too."""
     if layout is None:
         return scan, 0
 
-    def agreement(quarters: int) -> int:
+    def agreement(candidate: LayoutScan) -> int:
         total = 0
-        for r in scan.cards:
-            card = layout.get(_turned(r.cell, quarters))
+        for r in candidate.cards:
+            card = layout.get(r.cell)
             if card is not None:
                 total += 2 if r.fits(card) else 1
         return total
 
-    best = max(range(4), key=lambda q: (agreement(q), -q))
-    return (_turn_scan(scan, best), best) if best else (scan, 0)
+    options = [(q, _turn_scan(scan, q) if q else scan) for q in range(4)]
+    second = layout.get(SECOND_START)
+    if second is not None and second.is_start:
+        options += [(q, _moved_east(turned)) for q, turned in options]
+    best = max(range(len(options)), key=lambda i: (agreement(options[i][1]), -i))
+    quarters, turned = options[best]
+    return turned, quarters
+
+
+SECOND_START = Cell(7, 0)
+
+
+def _moved_east(scan: LayoutScan) -> LayoutScan:
+    """The scan moved from the first start card to the second (7 cells east)."""
+
+    def east(cell: Cell) -> Cell:
+        return Cell(cell.x + SECOND_START.x, cell.y)
+
+    return LayoutScan(
+        tuple(dataclasses.replace(r, cell=east(r.cell)) for r in scan.cards),
+        tuple(east(c) for c in scan.empty),
+        scan.notes,
+    )
 
 
 def lined_up(scan: LayoutScan, layout: Layout | None) -> bool:
@@ -209,13 +234,14 @@ class ClusteredReader:
             scan, quality, more, px = self._by_markers(frame, seen, start_grid, prior)
         else:
             scan, quality, more, px = self._by_symbols(frame, prior)
-            if quality is Quality.UNUSABLE and found:
-                side = float(np.median([marker.side_px for marker in found]))
+            if quality is Quality.UNUSABLE and len(seen) >= 2:
+                # Two or more of the kit's markers (one alone may be a black card misread).
+                side = float(np.median([s.marker.side_px for s in seen]))
                 if side < COARSE_HINT_PX:
                     more.insert(
                         0,
                         f"the picture is too coarse or blurred to read this table: its "
-                        f"markers are about {side:.0f} pixels across and only {len(found)} "
+                        f"markers are about {side:.0f} pixels across and only {len(seen)} "
                         "could be read; move the camera closer or take a full-resolution still",
                     )
         scan, quarters = orient(scan, prior.layout)
@@ -313,7 +339,7 @@ class ClusteredReader:
         prior: Expected,
     ) -> tuple[list[Cell], list[Cell]]:
         """Cells beside the cards, and the tracked ones without a marker: empty (table shows)
-        or holding a card whose marker could not be read (paper shows)."""
+        or holding a card whose marker could not be read (paper with a card's ink shows)."""
         light = illuminant(frame)
         to_image = grid.to_image
         height, width = frame.shape[:2]
@@ -329,7 +355,7 @@ class ClusteredReader:
             paper = float(is_paper(patch, light).mean())
             if paper < 0.1:
                 empty.append(cell)
-            elif paper > 0.5:
+            elif paper > 0.5 and shows_ink(patch):  # not a cloth as pale as the paper
                 hidden.append(cell)
         return empty, hidden
 
@@ -337,8 +363,14 @@ class ClusteredReader:
         self, frame: Image, prior: Expected
     ) -> tuple[LayoutScan, Quality, list[str], float | None]:
         kit = load_kit()
+        settings = prior.settings
         readings, empty, notes, grid = read_plain(
-            frame, card_side=kit.card_side, inks=_inks(prior.settings), symbol_side=kit.plain_size
+            frame,
+            card_side=kit.card_side,
+            inks=_inks(settings),
+            symbol_side=kit.plain_size,
+            most=sum(settings.deck_size(c) for c in settings.palette.codes)
+            + settings.start_count(8),
         )
         if grid is None:
             return LayoutScan(()), Quality.UNUSABLE, notes, None
