@@ -133,6 +133,11 @@ def test_k2_7_a_picture_lined_up_wrong_as_a_whole_is_unusable_not_discrepancies(
     a_cell_off = {Cell(c.x + 1, c.y): card for c, card in cards.items()}
     assert not lined_up(scan(a_cell_off), game.layout)
     assert lined_up(scan(a_cell_off), None)  # without a layout nothing says otherwise
+    blank = LayoutScan(  # too small to name, and beside the table: three or more are doubtful
+        tuple(CardReading(Cell(x, 9), None, 0.0, "symbols") for x in range(3))
+    )
+    assert not lined_up(blank, game.layout)
+    assert lined_up(LayoutScan(blank.cards[:2]), game.layout)  # new cards, or a misread edge
     picture = render(game.layout, conditions=CLEAR, plain=True)
     elsewhere = Layout(  # the record's cards, each a cell off the picture's
         {c if card.is_start else Cell(c.x + 1, c.y - 1): card for c, card in cards.items()}
@@ -322,6 +327,22 @@ def test_k7_18_a_table_read_from_its_eastern_start_card_is_laid_over_the_layout_
         seed=1116908476,
     )
     assert _read_plain_table(5, 574495, 97, pale_west) == []
+
+
+def test_a_commercial_deck_on_dark_wood_is_read_from_its_start_card_darker_still() -> None:
+    """Dark wood is as dark, against the paper, as the black start card was looked for (0.28
+    of the paper's lightness): the card joined the wood through the gaps between the cards
+    and none was found. The start card is then looked for darker still."""
+    table = simulate(8, seed=989761, policy="compact", turns=105).layout
+    dark_wood = Conditions(
+        width=4608, height=2592, rotation=181, tilt=5, gradient=0.42, mat="dark wood", seed=17
+    )
+    picture = render(table, conditions=dark_wood, plain=True)
+    reading = READER.read(picture.image, prior=Expected(layout=table))
+    assert reading.usable
+    right = [r for r in reading.scan.cards if not r.start and r.card == table.get(r.cell)]
+    assert len(right) >= 20
+    assert {r.cell for r in reading.scan.cards} <= set(picture.cards)
 
 
 def test_k2_5_a_card_the_grid_does_not_fit_is_unknown_not_named_from_part_of_it() -> None:

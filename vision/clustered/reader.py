@@ -155,15 +155,19 @@ def _moved_east(scan: LayoutScan) -> LayoutScan:
 def lined_up(scan: LayoutScan, layout: Layout | None) -> bool:
     """Whether the scan, laid over the tracked layout, agrees with it. A picture lined up
     wrong as a whole (the grid a cell off, mirrored, or grown from something that is not the
-    start card) reads most cards as cards the layout does not have there: every reading of
-    such a picture is doubtful, however clear each card was. Without a layout, always."""
+    start card) reads most cards as cards the layout does not have there, or finds cards,
+    named or not, where it has none: every reading of such a picture is doubtful, however
+    clear each card was. Without a layout, always."""
     if layout is None:
         return True
     agree = disagree = 0
     for r in scan.cards:
-        if r.start or r.card is None:
+        if r.start:
             continue
         card = layout.get(r.cell)
+        if r.card is None:
+            disagree += card is None  # unknown, but a card where the layout has none
+            continue
         if card is not None and r.fits(card):
             agree += 1
         else:

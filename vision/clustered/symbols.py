@@ -57,9 +57,19 @@ def find_start(image: Image) -> Matrix | None:
 
 
 def find_starts(image: Image) -> list[Matrix]:
-    """The black start cards' corners (one or two, the largest first)."""
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
-    dark = _dark(lab[:, :, 0].astype(np.float32)).astype(np.uint8) * 255
+    """The black start cards' corners (one or two, the largest first): dark squares, under
+    0.28 of the paper's lightness or, where nothing is (a dark cloth joins the card through
+    the gaps between the cards), under 0.16 or 0.1."""
+    light = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)[:, :, 0].astype(np.float32)
+    paper = float(np.percentile(light, 95))
+    for darkness in (START_DARKNESS, 0.16, 0.1):
+        found = _dark_squares((light < paper * darkness).astype(np.uint8) * 255)
+        if found:
+            return found
+    return []
+
+
+def _dark_squares(dark: Image) -> list[Matrix]:
     dark = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     candidates: list[tuple[float, Matrix]] = []
@@ -236,8 +246,8 @@ def read_plain(
     With ``symbol_side`` (the deck's symbol size, mm) a card whose symbols, straightened by
     the grid, are not that size is unknown: the grid does not fit it (:func:`read_card`).
     With ``most`` (the most cards the table can hold, start cards included), finding more
-    cells that look like cards gives nothing but a note: the cloth under the cards is as pale
-    as their paper, and the search would otherwise run on over the whole cloth."""
+    cells that look like cards gives nothing but a note: the cards cannot be told from the
+    cloth, and the search would otherwise run on over the whole of it."""
     pale, dark = _cloth(image)
     if pale > PALE_CLOTH:
         return [], [], [PALE_NOTE], None
@@ -404,8 +414,9 @@ class Flood:
 
 def _too_many(most: int) -> str:
     return (
-        f"more than {most} patches look like cards, more than the decks hold: the cloth under "
-        "the cards is as pale as their paper; lay them on a darker cloth"
+        f"more than {most} patches look like cards, more than the decks hold: the cards could "
+        "not be told from the cloth around them; lay them on a cloth neither as pale as their "
+        "paper nor as dark as the black start card"
     )
 
 
