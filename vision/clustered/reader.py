@@ -256,7 +256,7 @@ class ClusteredReader:
             )
             return Reading(LayoutScan((), notes=(note,)), Quality.UNUSABLE, (note,), px)
         scan = doubt_drifted(scan, prior.layout)
-        if quarters:
+        if quarters and starts:  # a marked start card (a plain one has no arrow, no top)
             more.append(
                 "the start card lies turned: its arrow points to the top of the big "
                 "screen's view (K2.2); read as the record has it"
@@ -274,7 +274,10 @@ class ClusteredReader:
             ordered, notes = markers.order_starts(kit, starts)
             grid, anchors = markers.start_anchors(kit, ordered)
             return grid, anchors, notes
-        quads = find_starts(frame)
+        # Any dark square will do: the cards' markers place them, and the tracked layout puts
+        # the grid right (markers.fit_to_layout) when the square is not the start card but a
+        # marker (the start card under a hand).
+        quads = find_starts(frame, card_sized=False)
         if not quads or len(seen) < 3:
             return None
         pitch = kit.card_side + markers.NOMINAL_GAP

@@ -56,23 +56,32 @@ def find_start(image: Image) -> Matrix | None:
     return found[0] if found else None
 
 
-def find_starts(image: Image) -> list[Matrix]:
+def find_starts(image: Image, *, card_sized: bool = True) -> list[Matrix]:
     """The black start cards' corners (one or two, the largest first): dark squares, under
     0.28 of the paper's lightness or, where nothing is (a dark cloth joins the card through
-    the gaps between the cards), under 0.16 or 0.1."""
+    the gaps between the cards), under 0.16 or 0.1. With ``card_sized``, none smaller than a
+    third of the usual card found in the picture (the cloth showing between four cards is
+    such a square); without, the largest of any size."""
     light = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)[:, :, 0].astype(np.float32)
     paper = float(np.percentile(light, 95))
+    cards = [size for size, _ in _squares(light > paper * 0.6)] if card_sized else []
+    least = float(np.median(cards)) / 3 if len(cards) >= 5 else 0.0
     for darkness in (START_DARKNESS, 0.16, 0.1):
-        found = _dark_squares((light < paper * darkness).astype(np.uint8) * 255)
+        found = [(size, q) for size, q in _squares(light < paper * darkness) if size >= least]
         if found:
-            return found
+            found.sort(key=lambda c: -c[0])
+            return [_clockwise(q) for size, q in found[:2] if size >= 0.6 * found[0][0]]
     return []
 
 
-def _dark_squares(dark: Image) -> list[Matrix]:
-    dark = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    candidates: list[tuple[float, Matrix]] = []
+def _squares(mask: npt.NDArray[np.bool_]) -> list[tuple[float, Matrix]]:
+    """The solid, square patches of a mask (area over 150 pixels), each with its size (area
+    times solidity) and its four corners."""
+    opened = cv2.morphologyEx(
+        mask.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
+    )
+    contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out: list[tuple[float, Matrix]] = []
     for contour in contours:
         area = cv2.contourArea(contour)
         if area < 150:
@@ -87,16 +96,8 @@ def _dark_squares(dark: Image) -> list[Matrix]:
         quad = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
         if len(quad) != 4:
             quad = cv2.boxPoints(cv2.minAreaRect(contour)).reshape(-1, 1, 2)
-        candidates.append((area * solidity, np.asarray(quad, np.float64).reshape(4, 2)))
-    candidates.sort(key=lambda c: -c[0])
-    out = [_clockwise(q) for score, q in candidates[:2] if score >= 0.6 * candidates[0][0]]
+        out.append((area * solidity, np.asarray(quad, np.float64).reshape(4, 2)))
     return out
-
-
-def _dark(light: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
-    """As dark as the black start card: under 0.28 of the picture's bright paper (its 95th
-    percentile of lightness)."""
-    return np.asarray(light < float(np.percentile(light, 95)) * START_DARKNESS, np.bool_)
 
 
 START_DARKNESS = 0.28
