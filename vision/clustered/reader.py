@@ -238,8 +238,8 @@ class ClusteredReader:
             scan, quality, more, px = self._by_markers(frame, seen, start_grid, prior)
         else:
             scan, quality, more, px = self._by_symbols(frame, prior)
-            if quality is Quality.UNUSABLE and len(seen) >= 2:
-                # Two or more of the kit's markers (one alone may be a black card misread).
+            if quality is Quality.UNUSABLE and len(seen) >= 3:
+                # Three or more of the kit's markers (a marker-less deck gives one or two misreads).
                 side = float(np.median([s.marker.side_px for s in seen]))
                 if side < COARSE_HINT_PX:
                     more.insert(

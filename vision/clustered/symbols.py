@@ -190,7 +190,7 @@ def inkness(patch: Image, white: npt.NDArray[np.float32]) -> npt.NDArray[np.floa
 
 def _darkest(ratio: Ratios) -> Ratios:
     """The smallest of the three channels (``ratio.min(axis=2)``, which numpy does slowly
-    along so short an axis: this is a fifth of the time)."""
+    along so short an axis: this is a sixteenth of the time)."""
     return np.minimum(np.minimum(ratio[..., 0], ratio[..., 1]), ratio[..., 2])
 
 
