@@ -6,8 +6,8 @@ with a marker-less deck read from its symbols.
 ``python -m benchmarks.clustered_vision [--quick] [--json]``. Per deck: cards found (a reading
 at a card's cell), read right (the card named is the card there), unknown, and confidently
 wrong (a card named that is not the card there, or a card named where none lies: target 0),
-and the unknown cards read where none lies (the search run out over the cloth);
-and the milliseconds per 1080p frame on one core. The renderer draws the kit from its
+unknown cards read where none lies (the search run out over the cloth); and the milliseconds
+per 1080p frame on one core. The renderer draws the kit from its
 description only (:mod:`vision.clustered.synthetic`); it shares no code with the reader.
 """
 
