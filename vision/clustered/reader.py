@@ -28,7 +28,7 @@ from companion.clustered.cells import Cell, reading_order
 from companion.clustered.layout import Layout
 from companion.clustered.scan import CardReading, LayoutScan, compare, score_scan
 from companion.clustered.scoring import FIRST_BONUSES
-from companion.clustered.settings import Settings
+from companion.clustered.settings import SECOND_START, Settings
 from companion.errors import CompanionError
 from vision.clustered import markers
 from vision.clustered.kit import load_kit
@@ -134,9 +134,6 @@ def orient(scan: LayoutScan, layout: Layout | None) -> tuple[LayoutScan, int]:
     best = max(range(len(options)), key=lambda i: (agreement(options[i][1]), -i))
     quarters, turned = options[best]
     return turned, quarters
-
-
-SECOND_START = Cell(7, 0)
 
 
 def _moved_east(scan: LayoutScan) -> LayoutScan:

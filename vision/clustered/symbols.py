@@ -26,6 +26,7 @@ import numpy.typing as npt
 from companion.clustered.cards import Fill, Shape
 from companion.clustered.cells import Cell
 from companion.clustered.scan import CardReading
+from companion.clustered.settings import SECOND_START
 
 Image = npt.NDArray[np.uint8]
 Ratios = npt.NDArray[np.floating]
@@ -62,7 +63,15 @@ def find_starts(image: Image, *, card_sized: bool = True) -> list[Matrix]:
     the gaps between the cards), under 0.16 or 0.1. With ``card_sized``, none smaller than a
     third of the usual card found in the picture (the cloth showing between four cards is
     such a square); without, the largest of any size."""
-    light = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)[:, :, 0].astype(np.float32)
+    return _find_starts(_lightness(image), card_sized=card_sized)
+
+
+def _lightness(image: Image) -> npt.NDArray[np.float32]:
+    """L* of every pixel (0-255)."""
+    return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2LAB)[:, :, 0], np.float32)
+
+
+def _find_starts(light: npt.NDArray[np.float32], *, card_sized: bool = True) -> list[Matrix]:
     paper = float(np.percentile(light, 95))
     cards = [size for size, _ in _squares(light > paper * 0.6)] if card_sized else []
     least = float(np.median(cards)) / 3 if len(cards) >= 5 else 0.0
@@ -107,11 +116,10 @@ cards by their paper (a white cloth: 0.86-0.94 in the benchmark's pictures; wood
 0.47-0.60, green felt 0.27-0.35)."""
 
 
-def _cloth(image: Image) -> tuple[float, float]:
-    """The cloth around the table, from the picture's outer tenth: its median lightness as a
-    share of the bright paper's (the picture's 95th percentile), and the share of it as dark
-    as the start card."""
-    light = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)[:, :, 0].astype(np.float32)
+def _cloth(light: npt.NDArray[np.float32]) -> tuple[float, float]:
+    """The cloth around the table, from the picture's outer tenth (``light``: its
+    :func:`_lightness`): its median lightness as a share of the bright paper's (the picture's
+    95th percentile), and the share of it as dark as the start card."""
     h, w = light.shape
     edge = np.ones(light.shape, np.bool_)
     edge[h // 10 : h - h // 10, w // 10 : w - w // 10] = False
@@ -249,10 +257,11 @@ def read_plain(
     With ``most`` (the most cards the table can hold, start cards included), finding more
     cells that look like cards gives nothing but a note: the cards cannot be told from the
     cloth, and the search would otherwise run on over the whole of it."""
-    pale, dark = _cloth(image)
+    lightness = _lightness(image)
+    pale, dark = _cloth(lightness)
     if pale > PALE_CLOTH:
         return [], [], [PALE_NOTE], None
-    quads = find_starts(image)
+    quads = _find_starts(lightness)
     if not quads:
         if dark > 0.5:
             note = (
@@ -279,7 +288,7 @@ def read_plain(
             notes.append("two start cards that do not lie six cells apart on a row (K7.18)")
         else:  # turn the grid so that the second lies east, at 7,0, and read on from it
             flood = flood.turned(turns)
-            second = Cell(7, 0)
+            second = SECOND_START
             starts.append(second)
             flood.found[second] = Found(second, quads[1].mean(axis=0))
             flood.empty.discard(second)
@@ -321,19 +330,25 @@ def read_plain(
 
 QUARTER = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
 """A quarter turn of the grid: on ``grid @ QUARTER`` the cell (x, y) is named (y, -x)."""
-SECOND_START = {(7, 0): 0, (0, 7): 1, (-7, 0): 2, (0, -7): 3}
-"""Where the second start card may lie from the first (K7.18), and the quarter turns of the
-grid that bring it east."""
+SECOND_START_TURNS = {
+    (SECOND_START.x, 0): 0,
+    (0, SECOND_START.x): 1,
+    (-SECOND_START.x, 0): 2,
+    (0, -SECOND_START.x): 3,
+}
+"""Where the second start card may lie from the first (K7.18: 7,0 on the table, any of four
+in a picture of a marker-less start card), and the quarter turns of the grid that bring it
+there."""
 
 
 def _second_start_turns(grid: Matrix, quad: Matrix) -> int | None:
     """Quarter turns that bring the second start card to 7,0, or None when it lies elsewhere
-    (more than 0.6 of a cell from any of :data:`SECOND_START`)."""
+    (more than 0.6 of a cell from any of :data:`SECOND_START_TURNS`)."""
     other = _apply(np.asarray(np.linalg.inv(grid), np.float64), quad.mean(axis=0)[None])[0]
     at = (round(other[0]), round(other[1]))
-    if at not in SECOND_START or float(np.abs(other - np.array(at)).max()) >= 0.6:
+    if at not in SECOND_START_TURNS or float(np.abs(other - np.array(at)).max()) >= 0.6:
         return None
-    return SECOND_START[at]
+    return SECOND_START_TURNS[at]
 
 
 @dataclasses.dataclass
