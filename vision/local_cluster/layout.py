@@ -11,8 +11,9 @@ centre). For each slot (docs/physical-kit.md, "Reading the slots"):
 * the slot's printed **outline**, and points on both sides of it: an empty slot shows its
   outline, a covered one (a dark sleeve) does not;
 * its **surround**: bare printed tile near the slot and outside every slot's *zone* (where a
-  token may reach), away from the white square, the tile's edge and its label. Anything there
-  that does not look like printed tile (a hand, a cup, glare) makes the slot unknown.
+  token may reach), away from the white square, the tile's edge and its label. It gives the
+  light around the slot; anything in its part nearest the zone (``COVER_REACH``) that does
+  not look like printed tile (a hand, a cup, glare) makes the slot unknown.
 
 One more group of points is shared by every variant: the white square's margin between the
 marker and the square's edge, which says how much light falls on the tile.
@@ -39,6 +40,12 @@ EDGE_BLUR = 1.2
 """How far (mm) a probe keeps inside a token's edge: blur and the cut line spread there."""
 SURROUND = 7.0
 SURROUND_LEAST = 12
+COVER_REACH = 4.0
+"""Whether a slot is covered is judged on its surround's points within this far (mm) of its
+zone: anything lying over the slot crosses them first, while a hand or a highlight's rim
+farther out leaves the slot clear (issue 18's benchmark)."""
+COVER_LEAST = 8
+"""...or on the surround's nearest this many points, when fewer lie that close."""
 PLANE_HELD = 0.1
 """How firmly a surround's plane is held flat (a ridge on its slopes): a surround that lies
 mostly to one side must not tilt it wildly."""
@@ -94,17 +101,14 @@ class KindProbes:
     surround: Floats
     """S x N: averaging weights over each slot's surround among the variant's N bare points
     (``VariantLayout.bare``; a row of zeros where a slot has none)."""
-    surround_sets: tuple[Indices, ...]
-    """The same surrounds as index lists."""
     plane: Floats
     """S x 3 x N: least squares (gently held flat) of a plane through each surround's
     values: a, the value at the slot's centre, and its slopes per 10 mm across and down."""
-
-    @property
-    def surround_counts(self) -> Floats:
-        """S: how many points each surround has."""
-        out: Floats = np.array([len(s) for s in self.surround_sets], np.float32)
-        return out
+    cover: Floats
+    """S x N: averaging weights over the part of each surround nearest its zone (within
+    ``COVER_REACH`` mm of it): what lies over the slot reaches there first."""
+    cover_counts: Floats
+    """S: how many points each ``cover`` has."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -279,7 +283,6 @@ def _without(full: VariantLayout, kinds: tuple[str, ...]) -> VariantLayout:
             region=moved(k.region),
             outline=moved(k.outline),
             beside=moved(k.beside),
-            surround_sets=tuple(moved(s) for s in k.surround_sets),
         )
         for k in kept
     )
@@ -381,7 +384,10 @@ def _layout(kit: Kit, variant: int, extra: float) -> VariantLayout:
         near = np.nonzero(depth[position] >= 0)[0]
         if len(near) < SURROUND_LEAST:  # hemmed in by other zones: the bare tile nearest it
             near = np.argsort(-depth[position])[:SURROUND_LEAST]
-        per_slot[position] = (region, outline, beside, bare[np.sort(near)])
+        close = near[depth[position][near] >= SURROUND - COVER_REACH]
+        if len(close) < COVER_LEAST:
+            close = near[np.argsort(-depth[position][near])[:COVER_LEAST]]
+        per_slot[position] = (region, outline, beside, bare[np.sort(near)], bare[np.sort(close)])
         if slot.kind not in shapes:
             body = _weights(relative, centres, low, high)
             glyph_centre = glyph_middle = None
@@ -408,9 +414,13 @@ def _layout(kit: Kit, variant: int, extra: float) -> VariantLayout:
         positions = tuple(i for i, slot in enumerate(slots) if slot.kind == kind)
         body, glyph_centre, glyph_middle, inner = shapes[kind]
         weights = np.zeros((len(positions), len(bare)), np.float32)
+        cover = np.zeros((len(positions), len(bare)), np.float32)
         planes = np.zeros((len(positions), 3, len(bare)), np.float32)
         for row, position in enumerate(positions):
             around = per_slot[position][3]
+            close = per_slot[position][4]
+            if len(close):
+                cover[row, close - bare[0]] = 1.0 / len(close)
             if len(around):
                 weights[row, around - bare[0]] = 1.0 / len(around)
                 at = (bare_points[around - bare[0]] - slots[position].centre) / 10.0
@@ -431,8 +441,9 @@ def _layout(kit: Kit, variant: int, extra: float) -> VariantLayout:
                 np.stack([per_slot[p][1] for p in positions]),
                 np.stack([per_slot[p][2] for p in positions]),
                 weights,
-                tuple(per_slot[p][3] for p in positions),
                 planes,
+                cover,
+                np.array([len(per_slot[p][4]) for p in positions], np.float32),
             )
         )
     everything = np.concatenate(points)

@@ -7,8 +7,9 @@ UNKNOWN, never a guess (docs/physical-kit.md, "How the camera reads the kit"):
 1. **The light around it.** The bare tile around a slot says whether glare adds light there
    (taken off the slot's samples; too much, and the slot is unknown) or a shadow takes some
    away (made up for).
-2. **Covered?** Its surround must then look like printed tile: not lighter (a hand, a card),
-   not darker than a shadow leaves it, not another hue. Otherwise UNKNOWN.
+2. **Covered?** Its surround's ring nearest the slot's zone must then look like printed
+   tile: not lighter (a hand, a card), not darker than a shadow leaves it, not another hue.
+   Otherwise UNKNOWN.
 3. **Empty** only when the slot's inside looks like bare tile in hue and lightness *and* its
    printed outline shows (a dark sleeve or a dark object may look like bare tile; neither
    shows the outline).
@@ -57,7 +58,8 @@ BARE_HUE = 28.0
 NOISE_TIMES = 3.5
 """Bare tile's own noise (its median distance from bare tile) times this is still bare."""
 COVERED_SHARE = 0.06
-"""A slot whose surround holds more than this share of such points is covered..."""
+"""A slot whose surround's ring nearest its zone holds more than this share of such points
+is covered..."""
 COVERED_LEAST = 2
 """...if they are at least this many (a lone speck of noise covers nothing)."""
 
@@ -262,7 +264,8 @@ class Measured:
 
     kind: KindProbes
     covered: Floats
-    """The share of each surround that does not look like bare tile."""
+    """The share of each surround's ring nearest the zone (``KindProbes.cover``) that does
+    not look like bare tile."""
     hue: Floats
     lightness: Floats
     """How far from bare tile each inside is on average, in hue (from the board's bare tile
@@ -307,7 +310,7 @@ def measure(
             [lit[v].lab[:, k.region, :] for v, k in zip(lit, probes, strict=True)]
         )
         covered_share = np.concatenate(
-            [bare[v] @ k.surround.T for v, k in zip(lit, probes, strict=True)]
+            [bare[v] @ k.cover.T for v, k in zip(lit, probes, strict=True)]
         )
         on = np.concatenate([lit[v].lab[:, k.outline, 0] for v, k in zip(lit, probes, strict=True)])
         outside = np.concatenate(
@@ -446,7 +449,7 @@ def _decide_kind(
 ) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[list[float]]]:
     """Per slot: state (0 unknown, 1 empty, 2 token), colour and unit indices (-1 none),
     confidence."""
-    usable = ~((m.covered > COVERED_SHARE) & (m.covered * m.kind.surround_counts >= COVERED_LEAST))
+    usable = ~((m.covered > COVERED_SHARE) & (m.covered * m.kind.cover_counts >= COVERED_LEAST))
     usable &= ~glare
     if not refs.fine and m.kind.kind in ("mineral", "craft"):
         usable[:] = False
