@@ -6,8 +6,10 @@ import cv2
 import numpy as np
 import pytest
 
+from benchmarks.vision import boards
 from vision.local_cluster.kit import load_kit
 from vision.local_cluster.markers import (
+    LAST_LOOK_BELOW,
     LEAST_PERIMETER,
     NEAR_LEAST,
     RESCUE_MAX_BITS_WRONG,
@@ -112,6 +114,22 @@ def test_markers_too_small_to_find_are_named_and_the_picture_called_unusable() -
     named = next(note for note in found.notes if note.startswith("not found:"))
     assert all(sector in named.split(": ", 1)[1].split(" (")[0].split(", ") for sector in unfound)
     assert any("too small" in note and "closer" in note for note in found.notes)
+
+
+@pytest.mark.slow
+def test_a_blurred_marker_whose_white_cells_stand_alone_is_found_in_a_1080p_frame() -> None:
+    """S37's marker has seven white cells, none touching another: blur fades them first.
+    In issue 18's benchmark picture 3 (a whole 8-player board at 0.68 px/mm, 1.3 px of blur,
+    a highlight) every other tile was found and S37 was not; the last look, on the copy
+    twice the size with a wider threshold window, finds it."""
+    board = boards(4)[3]
+    rendered = render(sample_state(board.state_seed, board.players), board.conditions)
+    assert rendered.px_per_mm < LAST_LOOK_BELOW and rendered.tiles["S37"].marker_visible
+    gray = cv2.cvtColor(rendered.image, cv2.COLOR_BGR2GRAY)
+    visible = {int(s[1:]) for s, t in rendered.tiles.items() if t.marker_visible}
+    found = {m.id for m in find_markers(gray, KIT, expected=len(rendered.tiles))}
+    assert 37 in found
+    assert visible <= found - set(KIT.card.markers)
 
 
 def test_markers_below_the_first_looks_floor_are_found_when_one_found_is_near_it() -> None:

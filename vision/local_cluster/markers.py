@@ -1,6 +1,7 @@
 """Finding the kit's ArUco markers: at reduced resolution, looked for again when some are
-missing (a second threshold window, an enlarged copy, and the detector's rejected quads read
-cell by cell), their edges then located at full resolution (docs/physical-kit.md)."""
+missing (a second threshold window, an enlarged copy, for small markers a wider window on
+it, and the detector's rejected quads read cell by cell), their edges then located at full
+resolution (docs/physical-kit.md)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,14 @@ SMALLEST_PERIMETER = 0.02
 the picture, or the far side of a tilted one), or none is, the first look is made again
 down to this; and every later look goes down to it."""
 NEAR_LEAST = 1.4
+LAST_LOOK = (2, 15)
+LAST_LOOK_BELOW = 0.85
+"""When tile markers are still missing and those found are smaller than this (pixels per
+mm of the marker's side; where minerals and strike craft go unread, ``FINE_PX_PER_MM``),
+a last look (scale of the copy, threshold window) adds the ids not yet found. A blurred
+marker's lone white cells fade first: S37's marker has seven, none touching another, and
+was not found in four of the five 1080p frames of issue 18's benchmark that missed tiles
+(a threshold window of 15 cells on the copy twice the size finds it in three)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,6 +108,17 @@ def find_markers(gray: Image, kit: Kit, expected: int | None = None) -> list[Mar
         if more_ids is not None:
             corners += [(c.reshape(4, 2) + 0.5) / scale - 0.5 for c in more]
             found_ids += more_ids.ravel().tolist()
+        candidates += [(c.reshape(4, 2) + 0.5) / scale - 0.5 for c in more_rejected]
+    if short() and corners and _px_per_mm(corners, factor, kit) < LAST_LOOK_BELOW:
+        scale, window = LAST_LOOK
+        image = cv2.resize(small, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+        more, more_ids, more_rejected = _detector(
+            kit.dictionary, window, SMALLEST_PERIMETER
+        ).detectMarkers(image)
+        for quad, marker_id in zip(more, [] if more_ids is None else more_ids.ravel(), strict=True):
+            if int(marker_id) not in found_ids:
+                corners.append((quad.reshape(4, 2) + 0.5) / scale - 0.5)
+                found_ids.append(int(marker_id))
         candidates += [(c.reshape(4, 2) + 0.5) / scale - 0.5 for c in more_rejected]
     if short():
         for marker_id, quad in _rescued(small, candidates, kit, set(found_ids), corners):
@@ -189,6 +209,13 @@ def _rescued(
                 out.setdefault(wanted[best], corners)
                 break
     return list(out.items())
+
+
+def _px_per_mm(quads: Sequence[Matrix], factor: float, kit: Kit) -> float:
+    """Pixels per millimetre of the full picture, from the median side of markers found in
+    the copy ``factor`` times its size."""
+    sides = [np.sqrt(_area(np.asarray(q, np.float64))) for q in quads]
+    return float(np.median(sides)) / factor / kit.marker_side
 
 
 def _least_perimeter(quads: Sequence[npt.NDArray[np.float32]]) -> float:
