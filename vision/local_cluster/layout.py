@@ -107,8 +107,6 @@ class KindProbes:
     cover: Floats
     """S x N: averaging weights over the part of each surround nearest its zone (within
     ``COVER_REACH`` mm of it): what lies over the slot reaches there first."""
-    cover_counts: Floats
-    """S: how many points each ``cover`` has."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -362,7 +360,7 @@ def _layout(kit: Kit, variant: int, extra: float) -> VariantLayout:
     owner_parts.append(np.argmax(depth, axis=0).astype(np.intp))
     offset = kit.placement_offset
     centres = _lattice((0.0, 0.0), offset + 1e-6)
-    per_slot: dict[int, tuple[Indices, Indices, Indices, Indices]] = {}
+    per_slot: dict[int, tuple[Indices, Indices, Indices, Indices, Indices]] = {}
     shapes: dict[str, tuple[Floats, Floats | None, Floats | None, Indices]] = {}
     for position, slot in enumerate(slots):
         token = kit.token(slot)
@@ -443,7 +441,6 @@ def _layout(kit: Kit, variant: int, extra: float) -> VariantLayout:
                 weights,
                 planes,
                 cover,
-                np.array([len(per_slot[p][4]) for p in positions], np.float32),
             )
         )
     everything = np.concatenate(points)

@@ -266,6 +266,8 @@ class Measured:
     covered: Floats
     """The share of each surround's ring nearest the zone (``KindProbes.cover``) that does
     not look like bare tile."""
+    covered_points: Floats
+    """How many points that share is."""
     hue: Floats
     lightness: Floats
     """How far from bare tile each inside is on average, in hue (from the board's bare tile
@@ -312,6 +314,12 @@ def measure(
         covered_share = np.concatenate(
             [bare[v] @ k.cover.T for v, k in zip(lit, probes, strict=True)]
         )
+        # How many points that is, counted on each variant's own rings (the sparse lattice
+        # falls differently on each quarter turn: one slot's ring has 22 points on one
+        # variant and 11 on another).
+        covered_points = np.concatenate(
+            [bare[v] @ (k.cover > 0).T for v, k in zip(lit, probes, strict=True)]
+        )
         on = np.concatenate([lit[v].lab[:, k.outline, 0] for v, k in zip(lit, probes, strict=True)])
         outside = np.concatenate(
             [lit[v].lab[:, k.beside, 0] for v, k in zip(lit, probes, strict=True)]
@@ -356,6 +364,7 @@ def measure(
             Measured(
                 kind,
                 covered_share,
+                covered_points,
                 hue,
                 lightness,
                 contrast,
@@ -449,7 +458,7 @@ def _decide_kind(
 ) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[list[float]]]:
     """Per slot: state (0 unknown, 1 empty, 2 token), colour and unit indices (-1 none),
     confidence."""
-    usable = ~((m.covered > COVERED_SHARE) & (m.covered * m.kind.cover_counts >= COVERED_LEAST))
+    usable = ~((m.covered > COVERED_SHARE) & (m.covered_points >= COVERED_LEAST))
     usable &= ~glare
     if not refs.fine and m.kind.kind in ("mineral", "craft"):
         usable[:] = False
