@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 import cv2
 import numpy as np
 import numpy.typing as npt
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -27,25 +25,27 @@ from vision.local_cluster.colour import (
 from vision.local_cluster.kit import load_kit
 
 
-def _cpu(work: Callable[[], object], runs: int = 5) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        start = time.process_time()
-        work()
-        best = min(best, time.process_time() - start)
-    return best
-
-
-def test_lab_of_many_points_converts_them_as_one_row_not_one_column() -> None:
+def test_lab_of_many_points_converts_them_as_one_row_not_one_column(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A 1080p scan converts about 115,000 sample points to Lab at once; laid out as a
     column of one-pixel rows OpenCV took 12 times as long as one row (12 of ``slots.light``'s
-    20 ms)."""
-    cv2.setNumThreads(1)
+    20 ms). What OpenCV is handed is checked, not the time it takes (a CPU-time ratio here
+    failed under load)."""
     points = np.random.default_rng(18).random((115_000, 3), dtype=np.float32)
     row = np.ascontiguousarray(points.reshape(1, -1, 3))
     expected = cv2.cvtColor(row, cv2.COLOR_LRGB2Lab).reshape(-1, 3)
+    shapes = []
+    convert = cv2.cvtColor
+
+    def recorded(image: npt.NDArray[np.float32], code: int) -> npt.NDArray[np.float32]:
+        shapes.append(image.shape)
+        out: npt.NDArray[np.float32] = convert(image, code)
+        return out
+
+    monkeypatch.setattr(cv2, "cvtColor", recorded)
     np.testing.assert_allclose(lab(points), expected, atol=1e-3)
-    assert _cpu(lambda: lab(points)) < 4 * _cpu(lambda: cv2.cvtColor(row, cv2.COLOR_LRGB2Lab))
+    assert shapes == [(1, 115_000, 3)]
 
 
 @settings(max_examples=60, deadline=None)
