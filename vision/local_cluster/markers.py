@@ -1,7 +1,7 @@
 """Finding the kit's ArUco markers: at reduced resolution, looked for again when some are
 missing (a second threshold window, an enlarged copy, for small markers a wider window on
-it, and the detector's rejected quads read cell by cell), their edges then located at full
-resolution (docs/physical-kit.md)."""
+it, and the detector's rejected quads read cell by cell or, blurred, matched whole), their
+edges then located at full resolution (docs/physical-kit.md)."""
 
 from __future__ import annotations
 
@@ -166,7 +166,8 @@ def _rescued(
     the detector's one global threshold over the whole marker loses bits next to its black
     border. Here each cell is read at its centre and compared with the midpoint between the
     marker's darkest and lightest cells; a quad counts only if its border is dark throughout
-    and its bits are within RESCUE_MAX_BITS_WRONG of a tile marker not yet found."""
+    and its bits are within RESCUE_MAX_BITS_WRONG of a tile marker not yet found. In a
+    blurred picture the quads left are then matched whole (:func:`_matched`)."""
     wanted = tuple(i for i in range(kit.sectors[0], kit.sectors[1] + 1) if i not in found)
     if not wanted or not candidates or not known:
         return []
@@ -208,6 +209,99 @@ def _rescued(
             if wrong[best] <= RESCUE_MAX_BITS_WRONG:
                 out.setdefault(wanted[best], corners)
                 break
+    sigma = edge_spread(gray, np.array(known, np.float64)) / EDGE_TO_SIGMA
+    for marker_id, corners in _matched(gray, quads, size, kit, found | set(out), sigma):
+        out.setdefault(marker_id, corners)
+    return list(out.items())
+
+
+MATCH_BLUR = 0.2
+"""Blurred markers (the blur's sigma at least this share of a cell) that the cells' centres
+do not read are matched whole against every kit marker as blur would show it."""
+MATCH_LEAST = 0.75
+MATCH_MARGIN = 0.15
+"""A match is taken only when its correlation is at least MATCH_LEAST and beats every other
+kit marker's (tile or card, any turn) by MATCH_MARGIN. Over the 2,101 markers the detector
+found in issue 18's benchmark pictures below 1 px/mm, matching named every one right, at 0.80
+or more in 99 % and ahead by 0.20 or more in 99 %."""
+MATCH_PX = 6
+"""Pixels a cell, as quads and templates are compared."""
+EDGE_TO_SIGMA = 2.56
+"""A Gaussian blur's 10-90 % edge is this many sigmas wide."""
+MARGIN_CELLS = 1
+"""The marker's white square, as drawn around its templates (the kit's is 0.6 of a cell)."""
+AROUND = 0.15
+"""The printed tile beyond the white square, as drawn (paper white is 1)."""
+
+
+def _templates(dictionary: str, marker_ids: tuple[int, ...], sigma_cells: float) -> Matrix:
+    """Every marker of ``marker_ids`` in its four turns as a blur of ``sigma_cells`` cells
+    shows it, its 7 x 7 cells at MATCH_PX pixels each: n x 4 x pixels, each row centred and
+    of unit length (so a dot product is a correlation)."""
+    bits, codes = _codes(dictionary, marker_ids)
+    cells = bits + 2
+    pad = MARGIN_CELLS + 1
+    size = cells + 2 * pad
+    out = np.zeros((len(codes), 4, (cells * MATCH_PX) ** 2))
+    for i, code in enumerate(codes):
+        grid = np.full((size, size), AROUND, np.float32)
+        grid[1:-1, 1:-1] = 1.0
+        grid[pad:-pad, pad:-pad] = 0.0
+        grid[pad + 1 : -pad - 1, pad + 1 : -pad - 1] = code
+        big = cv2.resize(grid, (size * MATCH_PX, size * MATCH_PX), interpolation=cv2.INTER_NEAREST)
+        blurred = cv2.GaussianBlur(big, (0, 0), max(sigma_cells * MATCH_PX, 0.3))
+        marker = blurred[pad * MATCH_PX : -pad * MATCH_PX, pad * MATCH_PX : -pad * MATCH_PX]
+        for turn in range(4):
+            out[i, turn] = np.rot90(marker, turn).ravel()
+    out -= out.mean(axis=2, keepdims=True)
+    out /= np.linalg.norm(out, axis=2, keepdims=True) + 1e-9
+    return out
+
+
+def _matched(
+    gray: Image,
+    quads: list[Matrix],
+    size: tuple[float, float],
+    kit: Kit,
+    found: set[int],
+    sigma: float,
+) -> list[tuple[int, Matrix]]:
+    """Tile markers not yet found among ``quads``, matched whole (:data:`MATCH_BLUR`)."""
+    everyone = (*range(kit.sectors[0], kit.sectors[1] + 1), *sorted(kit.card.markers))
+    side = (_codes(kit.dictionary, everyone)[0] + 2) * MATCH_PX
+    target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    templates: dict[float, Matrix] = {}
+    out: dict[int, Matrix] = {}
+    for quad in quads:
+        area = _area(quad)
+        if not size[0] <= area <= size[1]:
+            continue
+        cells = float(np.sqrt(area)) / (side / MATCH_PX)
+        blur = round(sigma / cells, 1)
+        if blur < MATCH_BLUR:
+            continue
+        if blur not in templates:
+            templates[blur] = _templates(kit.dictionary, everyone, blur)
+        warp = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+        patch = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR)
+        values = patch.astype(np.float64).ravel()
+        values -= values.mean()
+        length = float(np.linalg.norm(values))
+        if length < 1e-6:
+            continue
+        scores = templates[blur] @ (values / length)  # n x 4
+        best = scores.max(axis=1)
+        first, second = np.argsort(-best)[:2]
+        marker_id = everyone[first]
+        if (
+            marker_id in found
+            or not kit.is_sector_marker(marker_id)
+            or best[first] < MATCH_LEAST
+            or best[first] - best[second] < MATCH_MARGIN
+        ):
+            continue
+        turn = int(np.argmax(scores[first]))
+        out.setdefault(marker_id, np.roll(quad, turn, axis=0))
     return list(out.items())
 
 

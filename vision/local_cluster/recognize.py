@@ -47,7 +47,7 @@ from vision.local_cluster.colour import (
 )
 from vision.local_cluster.kit import Kit, load_kit
 from vision.local_cluster.layout import keep_off, layout, white_margin
-from vision.local_cluster.markers import Marker, edge_spread, find_markers
+from vision.local_cluster.markers import EDGE_TO_SIGMA, Marker, edge_spread, find_markers
 from vision.local_cluster.plane import (
     _adjacent_pairs,
     _grid,
@@ -78,8 +78,6 @@ FINE_PX_PER_MM = 0.85
 """Below this, small things (a 1.5 mm outline, a mineral, a strike craft) are not told from
 noise: only claims and units are read, and no slot as empty. (At 0.78 px/mm with 1.15 px of
 blur issue 18's benchmark read an empty mineral slot as a token.)"""
-EDGE_TO_SIGMA = 2.56
-"""A Gaussian blur's 10-90 % edge is this many sigmas wide."""
 GLARE_TILE_MOST = 0.14
 """Glare adding more than this share of paper white over a whole tile (the median of its
 bare field): its slots are unknown. (0.08 before issue 18's benchmark showed tiles under a
