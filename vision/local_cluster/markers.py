@@ -97,29 +97,17 @@ def find_markers(gray: Image, kit: Kit, expected: int | None = None) -> list[Mar
     for scale, window in ((1, 11), (2, 9)):
         if not short():
             break
-        image = (
-            small
-            if scale == 1
-            else cv2.resize(small, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-        )
-        more, more_ids, more_rejected = _detector(
-            kit.dictionary, window, SMALLEST_PERIMETER
-        ).detectMarkers(image)
-        if more_ids is not None:
-            corners += [(c.reshape(4, 2) + 0.5) / scale - 0.5 for c in more]
-            found_ids += more_ids.ravel().tolist()
-        candidates += [(c.reshape(4, 2) + 0.5) / scale - 0.5 for c in more_rejected]
+        more, more_ids, more_rejected = _look(small, kit, scale, window)
+        corners += more
+        found_ids += more_ids
+        candidates += more_rejected
     if short() and corners and _px_per_mm(corners, factor, kit) < LAST_LOOK_BELOW:
-        scale, window = LAST_LOOK
-        image = cv2.resize(small, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-        more, more_ids, more_rejected = _detector(
-            kit.dictionary, window, SMALLEST_PERIMETER
-        ).detectMarkers(image)
-        for quad, marker_id in zip(more, [] if more_ids is None else more_ids.ravel(), strict=True):
-            if int(marker_id) not in found_ids:
-                corners.append((quad.reshape(4, 2) + 0.5) / scale - 0.5)
-                found_ids.append(int(marker_id))
-        candidates += [(c.reshape(4, 2) + 0.5) / scale - 0.5 for c in more_rejected]
+        more, more_ids, more_rejected = _look(small, kit, *LAST_LOOK)
+        for quad, marker_id in zip(more, more_ids, strict=True):
+            if marker_id not in found_ids:
+                corners.append(quad)
+                found_ids.append(marker_id)
+        candidates += more_rejected
     if short():
         for marker_id, quad in _rescued(small, candidates, kit, set(found_ids), corners):
             corners.append(quad)
@@ -303,6 +291,27 @@ def _matched(
         turn = int(np.argmax(scores[first]))
         out.setdefault(marker_id, np.roll(quad, turn, axis=0))
     return list(out.items())
+
+
+def _look(
+    small: Image, kit: Kit, scale: int, window: int
+) -> tuple[list[Matrix], list[int], list[Matrix]]:
+    """One more look, on the copy ``scale`` times its size with a threshold ``window``: the
+    markers' quads, their ids and the quads the detector rejected, in the copy's pixels."""
+    image = (
+        small
+        if scale == 1
+        else cv2.resize(small, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    )
+    found, ids, rejected = _detector(kit.dictionary, window, SMALLEST_PERIMETER).detectMarkers(
+        image
+    )
+    quads = [(c.reshape(4, 2) + 0.5) / scale - 0.5 for c in found]
+    return (
+        quads,
+        [] if ids is None else [int(i) for i in ids.ravel()],
+        [(c.reshape(4, 2) + 0.5) / scale - 0.5 for c in rejected],
+    )
 
 
 def _px_per_mm(quads: Sequence[Matrix], factor: float, kit: Kit) -> float:
