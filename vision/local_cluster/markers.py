@@ -1,7 +1,7 @@
 """Finding the kit's ArUco markers: at reduced resolution, looked for again when some are
-missing (a second threshold window, an enlarged copy, for small markers a wider window on
-it, and the detector's rejected quads read cell by cell or, blurred, matched whole), their
-edges then located at full resolution (docs/physical-kit.md)."""
+missing (a second threshold window, an enlarged copy, and the detector's rejected quads read
+cell by cell or, blurred, matched whole), their edges then located at full resolution
+(docs/physical-kit.md)."""
 
 from __future__ import annotations
 
@@ -30,14 +30,6 @@ SMALLEST_PERIMETER = 0.02
 the picture, or the far side of a tilted one), or none is, the first look is made again
 down to this; and every later look goes down to it."""
 NEAR_LEAST = 1.4
-LAST_LOOK = (2, 15)
-LAST_LOOK_BELOW = 0.85
-"""When tile markers are still missing and those found are smaller than this (pixels per
-mm of the marker's side; where minerals and strike craft go unread, ``FINE_PX_PER_MM``),
-a last look (scale of the copy, threshold window) adds the ids not yet found. A blurred
-marker's lone white cells fade first: S37's marker has seven, none touching another, and
-was not found in four of the five 1080p frames of issue 18's benchmark that missed tiles
-(a threshold window of 15 cells on the copy twice the size finds it in three)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -100,13 +92,6 @@ def find_markers(gray: Image, kit: Kit, expected: int | None = None) -> list[Mar
         more, more_ids, more_rejected = _look(small, kit, scale, window)
         corners += more
         found_ids += more_ids
-        candidates += more_rejected
-    if short() and corners and _px_per_mm(corners, factor, kit) < LAST_LOOK_BELOW:
-        more, more_ids, more_rejected = _look(small, kit, *LAST_LOOK)
-        for quad, marker_id in zip(more, more_ids, strict=True):
-            if marker_id not in found_ids:
-                corners.append(quad)
-                found_ids.append(marker_id)
         candidates += more_rejected
     if short():
         for marker_id, quad in _rescued(small, candidates, kit, set(found_ids), corners):
@@ -222,10 +207,14 @@ AROUND = 0.15
 """The printed tile beyond the white square, as drawn (paper white is 1)."""
 
 
-def _templates(dictionary: str, marker_ids: tuple[int, ...], sigma_cells: float) -> Matrix:
+@cache
+def _templates(
+    dictionary: str, marker_ids: tuple[int, ...], sigma_cells: float
+) -> npt.NDArray[np.float32]:
     """Every marker of ``marker_ids`` in its four turns as a blur of ``sigma_cells`` cells
     shows it, its 7 x 7 cells at MATCH_PX pixels each: n x 4 x pixels, each row centred and
-    of unit length (so a dot product is a correlation)."""
+    of unit length (so a dot product is a correlation). Made once per blur (rounded to a
+    tenth of a cell, so few are ever made: 1.5 MB each)."""
     bits, codes = _codes(dictionary, marker_ids)
     cells = bits + 2
     pad = MARGIN_CELLS + 1
@@ -243,7 +232,7 @@ def _templates(dictionary: str, marker_ids: tuple[int, ...], sigma_cells: float)
             out[i, turn] = np.rot90(marker, turn).ravel()
     out -= out.mean(axis=2, keepdims=True)
     out /= np.linalg.norm(out, axis=2, keepdims=True) + 1e-9
-    return out
+    return out.astype(np.float32)
 
 
 def _matched(
@@ -258,7 +247,6 @@ def _matched(
     everyone = (*range(kit.sectors[0], kit.sectors[1] + 1), *sorted(kit.card.markers))
     side = (_codes(kit.dictionary, everyone)[0] + 2) * MATCH_PX
     target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
-    templates: dict[float, Matrix] = {}
     out: dict[int, Matrix] = {}
     for quad in quads:
         area = _area(quad)
@@ -268,16 +256,14 @@ def _matched(
         blur = round(sigma / cells, 1)
         if blur < MATCH_BLUR:
             continue
-        if blur not in templates:
-            templates[blur] = _templates(kit.dictionary, everyone, blur)
         warp = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
         patch = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR)
-        values = patch.astype(np.float64).ravel()
+        values = patch.astype(np.float32).ravel()
         values -= values.mean()
         length = float(np.linalg.norm(values))
         if length < 1e-6:
             continue
-        scores = templates[blur] @ (values / length)  # n x 4
+        scores = _templates(kit.dictionary, everyone, blur) @ (values / length)  # n x 4
         best = scores.max(axis=1)
         first, second = np.argsort(-best)[:2]
         marker_id = everyone[first]
@@ -312,13 +298,6 @@ def _look(
         [] if ids is None else [int(i) for i in ids.ravel()],
         [(c.reshape(4, 2) + 0.5) / scale - 0.5 for c in rejected],
     )
-
-
-def _px_per_mm(quads: Sequence[Matrix], factor: float, kit: Kit) -> float:
-    """Pixels per millimetre of the full picture, from the median side of markers found in
-    the copy ``factor`` times its size."""
-    sides = [np.sqrt(_area(np.asarray(q, np.float64))) for q in quads]
-    return float(np.median(sides)) / factor / kit.marker_side
 
 
 def _least_perimeter(quads: Sequence[npt.NDArray[np.float32]]) -> float:
