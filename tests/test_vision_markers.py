@@ -124,7 +124,8 @@ def test_a_blurred_blank_square_or_a_marker_already_found_is_not_matched() -> No
 
 def test_a_sharp_marker_is_read_by_its_cells_not_matched_whole() -> None:
     """Matching whole is for blur of at least MATCH_BLUR of a cell; a sharper picture's
-    markers are read cell by cell (a smudged sharp marker must not pass as the nearest)."""
+    markers are read cell by cell, where a smudge is counted in bits
+    (RESCUE_MAX_BITS_WRONG), not averaged into a correlation."""
     picture, corners = _blurred_marker(37, 0.05)
     sigma = 0.05 * 4
     assert sigma / 4 < MATCH_BLUR
