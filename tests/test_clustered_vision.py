@@ -33,8 +33,8 @@ from vision.clustered.reader import (
 )
 from vision.clustered.sheets import kit_cards, write_kit
 from vision.clustered.symbols import PX_PER_MM, paper_white, read_card
-from vision.clustered.synthetic import Conditions, render
-from vision.readers import Quality
+from vision.clustered.synthetic import Conditions, Rendered, render
+from vision.readers import Quality, Reading
 
 if TYPE_CHECKING:
     from conftest import Runner
@@ -285,14 +285,25 @@ def test_a_commercial_deck_on_a_cloth_it_cannot_be_told_from_is_refused_with_adv
     assert advice in reading.notes[0]
 
 
+def _plain_reading(
+    players: int, seed: int, turns: int, conditions: Conditions
+) -> tuple[Layout, Rendered, Reading[LayoutScan], int]:
+    """A simulated marker-less table photographed under ``conditions`` and read with its
+    layout expected: the table, its picture, the reading, and how many cards (not the start
+    cards) it names right."""
+    table = simulate(players, seed=seed, policy="compact", turns=turns).layout
+    picture = render(table, conditions=conditions, plain=True)
+    reading = READER.read(picture.image, prior=Expected(layout=table))
+    right = [r for r in reading.scan.cards if not r.start and r.card == table.get(r.cell)]
+    return table, picture, reading, len(right)
+
+
 def _read_plain_table(
     players: int, seed: int, turns: int, conditions: Conditions
 ) -> tuple[list[str], tuple[str, ...]]:
     """A marker-less table's reading, usable and finding most cards: the cards read where
     none lies, and its notes."""
-    table = simulate(players, seed=seed, policy="compact", turns=turns).layout
-    picture = render(table, conditions=conditions, plain=True)
-    reading = READER.read(picture.image, prior=Expected(layout=table))
+    table, _, reading, _ = _plain_reading(players, seed, turns, conditions)
     assert reading.usable
     assert len(reading.scan.cards) >= 0.8 * len(table)
     assert not [n for n in reading.notes if "arrow" in n]  # a plain start card has none
@@ -335,15 +346,12 @@ def test_a_commercial_deck_on_dark_wood_is_read_from_its_start_card_darker_still
     """Dark wood is as dark, against the paper, as the black start card was looked for (0.28
     of the paper's lightness): the card joined the wood through the gaps between the cards
     and none was found. The start card is then looked for darker still."""
-    table = simulate(8, seed=989761, policy="compact", turns=105).layout
     dark_wood = Conditions(
         width=4608, height=2592, rotation=181, tilt=5, gradient=0.42, mat="dark wood", seed=17
     )
-    picture = render(table, conditions=dark_wood, plain=True)
-    reading = READER.read(picture.image, prior=Expected(layout=table))
+    _, picture, reading, right = _plain_reading(8, 989761, 105, dark_wood)
     assert reading.usable
-    right = [r for r in reading.scan.cards if not r.start and r.card == table.get(r.cell)]
-    assert len(right) >= 20
+    assert right >= 20
     assert {r.cell for r in reading.scan.cards} <= set(picture.cards)
 
 
@@ -351,7 +359,6 @@ def test_the_cloth_showing_between_four_cards_is_not_taken_for_the_start_card() 
     """On dark wood the gaps where four cards' corners meet are small dark squares: the
     largest was taken for the start card and the table read at 0.3 pixels a millimetre, one
     card found of 144. The start card is as large as the cards around it."""
-    table = simulate(8, seed=866636, policy="compact", turns=144).layout
     conditions = Conditions(
         width=4608,
         height=2592,
@@ -374,11 +381,9 @@ def test_the_cloth_showing_between_four_cards_is_not_taken_for_the_start_card() 
         paper="cream",
         seed=478546577,
     )
-    picture = render(table, conditions=conditions, plain=True)
-    reading = READER.read(picture.image, prior=Expected(layout=table))
+    table, _, reading, right = _plain_reading(8, 866636, 144, conditions)
     assert reading.usable and reading.px_per_mm is not None and reading.px_per_mm > 1.4
-    right = [r for r in reading.scan.cards if not r.start and r.card == table.get(r.cell)]
-    assert len(right) >= len(table) // 2
+    assert right >= len(table) // 2
 
 
 def test_k2_5_a_card_the_grid_does_not_fit_is_unknown_not_named_from_part_of_it() -> None:
