@@ -11,7 +11,13 @@ from hypothesis import given, settings
 from companion.cluster_peg import bot, movegen
 from companion.cluster_peg.atoms import Colour
 from companion.cluster_peg.bot import Level, choose
-from companion.cluster_peg.evaluation import SCALE, distance, winning_moves
+from companion.cluster_peg.evaluation import (
+    CENTRE_COST,
+    SCALE,
+    distance,
+    off_centre,
+    winning_moves,
+)
 from companion.cluster_peg.game import Game
 from companion.cluster_peg.moves import Move, legal_moves
 from companion.cluster_peg.players import (
@@ -249,3 +255,35 @@ def test_p5_11_under_swap_reds_first_move_leaves_the_sides_most_nearly_even(name
     wanted = max(-2 * abs(score) + (score <= 0) for score in exact.values())
     chosen, score, _ = search().root(start.pegs, True, 2, list(moves), pie=True)
     assert score == wanted == -2 * abs(exact[chosen]) + (exact[chosen] <= 0)
+
+
+@pytest.mark.parametrize(("name", "rows"), [("46", 30), ("64A", 48), ("64B", 16)])
+def test_p3_1_both_sides_of_every_setup_stand_as_far_from_the_middle(name, rows):
+    # The board's symmetry (P3.1) maps each row to one as far from the middle: the bot's
+    # taste for the middle favours neither side at the start.
+    start = setup(name)
+    red, blue = start.of(Colour.RED), start.of(Colour.BLUE)
+    assert off_centre(start.board, red) == off_centre(start.board, blue) == rows
+
+
+def test_p3_2_of_two_moves_as_near_the_goal_the_bot_prefers_the_one_nearer_the_middle():
+    # 46 is a race (P3.2): Blue, a move behind, wins only by getting in Red's way, which a
+    # peg at the back of the board never does. f2-e2 and g6-g7 each bring a peg to height 2
+    # beside the others; f2-e2 brings it a row nearer the middle.
+    game = Game(setup("46"))
+    game.play("a2*c3")
+    search = bot._Search(
+        game.position.board, seed=0, noise=0, deadline=float("inf"), clock=lambda: 0.0
+    )
+    red_view = {}
+    for text in ("f2-e2", "g6-g7"):
+        after = Game(game.position)
+        after.play(text)
+        position = after.position
+        blue = position.tall_short(Colour.BLUE)
+        red_view[text] = (
+            distance(position.board, *blue, position.occupied),
+            search.leaf(position.pegs, True, 1),
+        )
+    assert red_view["f2-e2"][0] == red_view["g6-g7"][0]
+    assert red_view["g6-g7"][1] - red_view["f2-e2"][1] == CENTRE_COST > 0

@@ -23,10 +23,13 @@ from collections.abc import Callable
 from companion.cluster_peg import movegen
 from companion.cluster_peg.board import Board
 from companion.cluster_peg.evaluation import (
+    CENTRE_COST,
     DETAIL,
     SCALE,
     balls,
     detail,
+    half_rows,
+    off_centre,
     shape,
     winning_moves,
 )
@@ -137,6 +140,13 @@ class _Search:
         self.killers: list[list[int]] = [[-1, -1] for _ in range(64)]
         """Per ply, the last two moves that cut the search short there (tried early)."""
         balls(board)  # build the distance tables outside the timed search
+        half_rows(board)
+
+    def shape(self, tall: int, short: int) -> tuple[int, int, int]:
+        """A player's :func:`~.evaluation.shape` with the pegs' distance from the middle of
+        the board added to its score (:data:`~.evaluation.CENTRE_COST`)."""
+        score, need, main = shape(self.board, tall, short)
+        return score + CENTRE_COST * off_centre(self.board, tall | short), need, main
 
     def leaf(self, pegs: tuple[int, int, int, int], red: bool, ply: int) -> int:
         rt, rs, bt, bs = pegs
@@ -147,10 +157,10 @@ class _Search:
         # other player's, so it is looked up rather than worked out again.
         red_shape = shapes.get((rt, rs))
         if red_shape is None:
-            red_shape = shapes[rt, rs] = shape(board, rt, rs)
+            red_shape = shapes[rt, rs] = self.shape(rt, rs)
         blue_shape = shapes.get((bt, bs))
         if blue_shape is None:
-            blue_shape = shapes[bt, bs] = shape(board, bt, bs)
+            blue_shape = shapes[bt, bs] = self.shape(bt, bs)
         red_distance, need, main = red_shape
         if need and need.bit_count() <= DETAIL:
             red_distance += detail(board, rt, need, main, occupied)

@@ -25,6 +25,12 @@ BRIDGE_COST = 4
 """Each hole between a group and the main group, while some peg must move anyway."""
 STUCK_COST = 6
 """A peg that must move but cannot reach a good hole in one move (half a move more)."""
+CENTRE_COST = 1
+"""The computer opponent's taste for the middle of the board: this much (a twelfth of a move)
+for each row a peg stands from the middle row (:func:`off_centre`). It is no part of the
+distance. A side a move behind in a race (P3.2) can only win by getting in the other's way,
+and a peg at the back of the board is in nobody's way: with it the strongest level won 70 of
+100 games as Blue on ``46`` against the greedy player at 0.2 s a move, 47 without."""
 
 
 @functools.cache
@@ -47,6 +53,26 @@ def balls(board: Board) -> tuple[tuple[int, ...], ...]:
             rings.append(reached)
         out.append(tuple(rings))
     return tuple(out)
+
+
+@functools.cache
+def half_rows(board: Board) -> tuple[int, ...]:
+    """Per hole, how many half rows it lies from the board's middle row (P1.2: row d of the
+    small board; on the large board between rows d and e, so each row there is 1 away)."""
+    last = len(board.row_lengths) - 1
+    return tuple(abs(2 * row - last) for row in board.rows)
+
+
+def off_centre(board: Board, pegs: int) -> int:
+    """The rows a player's pegs stand from the middle of the board, summed (half rows
+    rounded down): each side of the small board's setup ``46`` scores 30, a peg on row d 0."""
+    table = half_rows(board)
+    total = 0
+    while pegs:
+        low = pegs & -pegs
+        pegs ^= low
+        total += table[low.bit_length() - 1]
+    return total // 2
 
 
 def distance(board: Board, tall: int, short: int, occupied: int) -> int:
