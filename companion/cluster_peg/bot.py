@@ -142,7 +142,7 @@ class _Search:
         balls(board)  # build the distance tables outside the timed search
         half_rows(board)
 
-    def shape(self, tall: int, short: int) -> tuple[int, int, int]:
+    def side_shape(self, tall: int, short: int) -> tuple[int, int, int]:
         """A player's :func:`~.evaluation.shape` with the pegs' distance from the middle of
         the board added to its score (:data:`~.evaluation.CENTRE_COST`)."""
         score, need, main = shape(self.board, tall, short)
@@ -157,10 +157,10 @@ class _Search:
         # other player's, so it is looked up rather than worked out again.
         red_shape = shapes.get((rt, rs))
         if red_shape is None:
-            red_shape = shapes[rt, rs] = self.shape(rt, rs)
+            red_shape = shapes[rt, rs] = self.side_shape(rt, rs)
         blue_shape = shapes.get((bt, bs))
         if blue_shape is None:
-            blue_shape = shapes[bt, bs] = self.shape(bt, bs)
+            blue_shape = shapes[bt, bs] = self.side_shape(bt, bs)
         red_distance, need, main = red_shape
         if need and need.bit_count() <= DETAIL:
             red_distance += detail(board, rt, need, main, occupied)
