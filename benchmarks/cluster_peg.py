@@ -5,7 +5,9 @@
 * :func:`bench_matches`: the strongest level (``expert``) against a random mover and against
   the one-ply greedy player, from both colours, on both boards (setups ``64B``, the large
   board's default, and ``46``): wins out of 100 each (targets: 99 against random, 90 against
-  greedy) and the average time per move.
+  greedy) and the average time per move. The bot's time is a Raspberry Pi 4's (``--seconds``,
+  2 by default): it searches as many positions as a Pi 4 would in it, and this machine's
+  clock time a move is what is reported.
 * :func:`bench_self_play`: the strongest level against itself, 100 games from each setup
   (``64A``, ``64B``, ``46``), how often the first mover wins; then again with the ``swap``
   house rule (P5.11).
@@ -358,7 +360,8 @@ def format_report(results: dict[str, Any]) -> str:
     matches = results["matches"]
     lines += [
         "",
-        f"b) the strongest level ({STRONGEST.value}, {matches['seconds_per_move']:g} s a move) "
+        f"b) the strongest level ({STRONGEST.value}, {matches['seconds_per_move']:g} s of a "
+        "Raspberry Pi 4 a move) "
         f"against other players, {matches['games_each']} games each "
         f"(wall {matches['wall_seconds']:.0f} s, {results['jobs']} jobs)",
     ]
@@ -425,7 +428,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         "--games", type=int, help=f"games of each kind (default {GAMES}; targets scale with it)"
     )
     parser.add_argument(
-        "--seconds", type=float, help=f"the bot's time for a move (default {DEFAULT_SECONDS:g})"
+        "--seconds",
+        type=float,
+        help=f"the bot's time for a move on a Raspberry Pi 4 (default {DEFAULT_SECONDS:g}); a "
+        "faster computer stops sooner, at the positions a Pi 4 searches in it",
     )
     args, _ = parser.parse_known_args(argv)
     stream = out if out is not None else sys.stdout

@@ -94,6 +94,20 @@ def test_the_time_limit_holds_on_the_real_clock():
         assert choice.move in legal_moves(position)
 
 
+def test_the_time_is_a_raspberry_pi_4s_the_search_stops_at_the_positions_a_pi_searches():
+    # A clock that never moves (a machine infinitely fast): the search stops all the same,
+    # after as many positions as a Pi 4 searches in the time, and plays the same move
+    # whatever the clock says, so a busy or a fast machine plays as the Pi would.
+    limit = 0.5 * bot.PI4_POSITIONS_PER_SECOND
+    frozen = choose(setup("64B"), level=Level.EXPERT, seconds=0.5, seed=4, clock=lambda: 0.0)
+    assert frozen.timed_out
+    assert limit <= frozen.nodes < limit + bot.CHECK_EVERY
+    moving = choose(
+        setup("64B"), level=Level.EXPERT, seconds=0.5, seed=4, clock=SteppingClock(0.001)
+    )
+    assert (moving.move, moving.nodes, moving.depth) == (frozen.move, frozen.nodes, frozen.depth)
+
+
 def test_a_bot_needs_some_time():
     with pytest.raises(StateError, match="some time"):
         choose(setup("46"), seconds=0)

@@ -5,7 +5,10 @@ playing or anything said at the table, and always answers with one of the positi
 moves. Its levels run from ``beginner`` (one move ahead, with a lot of noise in its judgement)
 to ``expert`` (the deepest search the time allows). The time limit is real: the search deepens
 one move at a time (iterative deepening) and stops when the clock says so, answering with the
-best move of the deepest search it finished; the clock is checked every few hundred positions.
+best move of the deepest search it finished; the clock is checked every few dozen positions.
+The time is a Raspberry Pi 4's: the search also stops after as many positions as a Pi 4
+searches in that time (:data:`PI4_POSITIONS_PER_SECOND`), so a faster computer plays as well
+as the Pi, and answers sooner, whatever else it is doing.
 
 Equal moves are told apart by a small noise that depends on the position and the bot's seed,
 so two bots with different seeds play different games, and one seed always the same game when
@@ -44,6 +47,11 @@ CHECK_EVERY = 64
 """Positions searched between looks at the clock."""
 DEFAULT_SECONDS = 2.0
 """The default time a bot has for a move (a house rule; set for a Raspberry Pi 4)."""
+PI4_POSITIONS_PER_SECOND = 10_000
+"""The positions a Raspberry Pi 4 searches in a second, estimated: the expert searched 54,000
+(``64B``) to 75,000 (``46``) a second on the benchmarks' machine, which runs Python about 5.6
+times as fast as a Pi 4 (docs/benchmarks.md), so 9,600 to 13,300 on the Pi; rounded towards
+the slower board, where the clock then still stops the Pi in time."""
 TEMPO = SCALE // 2
 """The move in hand: at a leaf, the player to move is half a move nearer the goal than the
 distances say (the first mover's advantage in a race, P3.2)."""
@@ -108,6 +116,7 @@ class Choice:
     nodes: int
     seconds: float
     timed_out: bool
+    """The search was cut short, by the clock or by the positions a Pi 4 searches in the time."""
 
 
 class _OutOfTime(Exception):
@@ -126,12 +135,15 @@ class _Search:
         noise: int,
         deadline: float,
         clock: Callable[[], float],
+        positions: float = float("inf"),
     ) -> None:
         self.board = board
         self.seed = seed
         self.noise = noise
         self.deadline = deadline
         self.clock = clock
+        self.positions = positions
+        """The most positions to search (looked at with the clock)."""
         self.nodes = 0
         self.table: dict[tuple[tuple[int, int, int, int], bool], tuple[int, int, int, int]] = {}
         self.history = [0] * (1 << (2 * movegen.SHIFT))
@@ -212,7 +224,9 @@ class _Search:
         ply: int,
     ) -> int:
         self.nodes += 1
-        if self.nodes % CHECK_EVERY == 0 and self.clock() > self.deadline:
+        if self.nodes % CHECK_EVERY == 0 and (
+            self.nodes >= self.positions or self.clock() > self.deadline
+        ):
             raise _OutOfTime
         if depth == 0:
             return self.leaf(pegs, red, ply)
@@ -315,7 +329,9 @@ def choose(
     clock: Callable[[], float] = time.perf_counter,
     pie: bool = False,
 ) -> Choice:
-    """The bot's move in ``position`` (for the player to move), found within ``seconds``.
+    """The bot's move in ``position`` (for the player to move), found within ``seconds`` of a
+    Raspberry Pi 4's time: at most 85 % of it on the clock, and at most the positions a Pi 4
+    searches in it (:data:`PI4_POSITIONS_PER_SECOND`).
 
     ``pie``: this is Red's first move and the opponent may swap after it (P5.11), so the bot
     looks for the move that leaves the two sides most nearly even."""
@@ -330,7 +346,12 @@ def choose(
     if not moves:  # pragma: no cover - P4.9: a player always has a move
         raise StateError("there is no legal move")
     search = _Search(
-        board, seed=seed, noise=level.noise, deadline=started + seconds * 0.85, clock=clock
+        board,
+        seed=seed,
+        noise=level.noise,
+        deadline=started + seconds * 0.85,
+        clock=clock,
+        positions=seconds * PI4_POSITIONS_PER_SECOND,
     )
     best_move, best_score, finished = moves[0], 0, 0
     timed_out = False
