@@ -50,7 +50,7 @@ DEFAULT_SECONDS = 2.0
 PI4_POSITIONS_PER_SECOND = 10_000
 """The positions a Raspberry Pi 4 searches in a second, estimated: the expert searched 54,000
 (``64B``) to 75,000 (``46``) a second on the benchmarks' machine, which runs Python about 5.6
-times as fast as a Pi 4 (docs/benchmarks.md), so 9,600 to 13,300 on the Pi; rounded towards
+times as fast as a Pi 4 (docs/benchmarks.md), so 9,600 to 13,400 on the Pi; rounded towards
 the slower board, where the clock then still stops the Pi in time."""
 TEMPO = SCALE // 2
 """The move in hand: at a leaf, the player to move is half a move nearer the goal than the

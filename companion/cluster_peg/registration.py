@@ -107,7 +107,8 @@ HOUSE_RULES = (
         "computer_seconds",
         "The computer's time for a move",
         int(bot.DEFAULT_SECONDS),
-        "It always answers within this time (set for a Raspberry Pi 4).",
+        "It always answers within this time, and plays as a Raspberry Pi 4 would in it: a "
+        "faster computer answers sooner.",
         minimum=1,
         maximum=60,
     ),
