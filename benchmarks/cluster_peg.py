@@ -15,6 +15,10 @@
   wins in the fewest moves there can be (a race that only a block beats).
 * :func:`bench_race_blocks`: in those races, whether any one Blue move would have put Blue
   ahead in the race (:mod:`companion.cluster_peg.race`).
+* :func:`bench_knowing_greedy` (only when asked, ``--knowing GAMES``; about a minute a game
+  here): a Blue on ``46`` that knows the greedy player's rule, against the greedy player. It
+  is no level of the bot (a bot sees only the board, never who it plays): it measures what
+  the target of 90 against greedy asks for there.
 
 Games are played in parallel worker processes (``--jobs``, default 2). ``python -m
 benchmarks.cluster_peg [--quick] [--json] [--jobs N]``; ``python -m benchmarks`` runs it too.
@@ -35,8 +39,10 @@ from typing import Any, TextIO
 from benchmarks.machine import header, machine_info
 from companion.cluster_peg import movegen
 from companion.cluster_peg.atoms import Colour
-from companion.cluster_peg.bot import DEFAULT_SECONDS, STRONGEST
+from companion.cluster_peg.bot import DEFAULT_SECONDS, STRONGEST, WIN, judge
 from companion.cluster_peg.game import Game
+from companion.cluster_peg.goal import meets_goal
+from companion.cluster_peg.moves import Move
 from companion.cluster_peg.perft import perft
 from companion.cluster_peg.players import (
     BotPlayer,
@@ -66,6 +72,8 @@ RACE_SPARE = 2
 """Spare moves counted exactly in a block's cost (:func:`race_distance`)."""
 RACE_BUDGET = 5_000
 """Positions for each count before it is reported unknown."""
+KNOWING_DEPTH = 2
+"""The knowing player's own moves looked ahead, each with the greedy player's answers."""
 QUICK_SECONDS = 0.05
 """The bot's time for a move in a quick run (the full run uses the default)."""
 
@@ -327,12 +335,111 @@ def bench_race_blocks(*, quick: bool = False, games: int | None = None) -> dict[
     return out
 
 
-def run(
-    *, quick: bool = False, jobs: int = 2, games: int | None = None, seconds: float | None = None
-) -> dict[str, Any]:
-    """Every Cluster benchmark; ``games`` and ``seconds`` shorten a run (the report says so)."""
-    machine = machine_info()
+class KnowingPlayer:
+    """Blue that knows the greedy player's rule (:meth:`GreedyPlayer.best_moves`), for
+    :func:`bench_knowing_greedy`: each of its moves is weighed ``depth`` of its own moves
+    ahead, each answered by every move greedy Red chooses among (their mean: greedy picks
+    one at random), and the positions there judged as the bot's search judges its leaves."""
+
+    name = "knowing greedy"
+
+    def __init__(self, depth: int = KNOWING_DEPTH) -> None:
+        self.depth = depth
+        self.times: list[float] = []
+
+    def choose(self, position: Position) -> Move:
+        began = time.perf_counter()
+        board = position.board
+        leaf = judge(board)
+        answers: dict[tuple[int, int, int, int], tuple[bool, list[int]]] = {}
+        values: dict[tuple[tuple[int, int, int, int], int], float] = {}
+
+        def value(pegs: tuple[int, int, int, int], depth: int) -> float:
+            # Blue's view of a position with greedy Red to move, ``depth`` Blue moves left.
+            found = answers.get(pegs)
+            if found is None:
+                found = answers[pegs] = GreedyPlayer.best_moves(board, pegs, True)
+            wins, codes = found
+            if wins:
+                return -WIN
+            total = 0.0
+            for code in codes:
+                after = movegen.apply(pegs, code)
+                total += leaf(after, False) if depth == 1 else best(after, depth - 1)[0]
+            return total / len(codes)
+
+        def best(pegs: tuple[int, int, int, int], depth: int) -> tuple[float, int]:
+            key = (pegs, depth)
+            if key in values:
+                return values[key], -1
+            top, choice = -2.0 * WIN, -1
+            for code in movegen.generate(board, pegs, False):
+                after = movegen.apply(pegs, code)
+                if meets_goal(board, after[2], after[3]):
+                    top, choice = WIN, code
+                    break
+                score = value(after, depth)
+                if score > top or (score == top and code < choice):
+                    top, choice = score, code
+            values[key] = top
+            return top, choice
+
+        _, code = best(position.pegs, self.depth)
+        self.times.append(time.perf_counter() - began)
+        return Move.from_code(board, code)
+
+
+def knowing_task(task: tuple[int, int]) -> dict[str, Any]:
+    """One game of :func:`bench_knowing_greedy`: (seed, depth); greedy Red as in benchmark b."""
+    seed, depth = task
+    blue = KnowingPlayer(depth)
+    outcome = play_match(SETUPS["46"], _opponent("greedy", seed, 0), blue)
+    winner = None if outcome.result is None else outcome.result.winner
     return {
+        "seed": seed,
+        "blue_won": winner is Colour.BLUE,
+        "drawn": outcome.result is not None and winner is None,
+        "move_times": blue.times,
+    }
+
+
+def bench_knowing_greedy(*, games: int, jobs: int = 2, quick: bool = False) -> dict[str, Any]:
+    """The knowing player as Blue on ``46`` against the greedy player of benchmark b, with
+    b's seeds (so game ``n`` meets the same greedy Red as b's game ``n`` did)."""
+    depth = 1 if quick else KNOWING_DEPTH
+    tasks = [(SEED + number, depth) for number in range(games)]
+    began = time.perf_counter()
+    if jobs <= 1:
+        games_played = [knowing_task(task) for task in tasks]
+    else:
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            games_played = pool.map(knowing_task, tasks, chunksize=1)
+    times = [t for game in games_played for t in game["move_times"]]
+    return {
+        "games": games,
+        "depth": depth,
+        "blue_wins": sum(game["blue_won"] for game in games_played),
+        "draws": sum(game["drawn"] for game in games_played),
+        "lost": [game["seed"] - SEED for game in games_played if not game["blue_won"]],
+        "mean_move_seconds": statistics.fmean(times) if times else 0.0,
+        "max_move_seconds": max(times, default=0.0),
+        "wall_seconds": time.perf_counter() - began,
+    }
+
+
+def run(
+    *,
+    quick: bool = False,
+    jobs: int = 2,
+    games: int | None = None,
+    seconds: float | None = None,
+    knowing: int = 0,
+) -> dict[str, Any]:
+    """Every Cluster benchmark; ``games`` and ``seconds`` shorten a run (the report says so).
+    ``knowing``: games of :func:`bench_knowing_greedy` (none unless asked; one, a move ahead,
+    in a quick run)."""
+    machine = machine_info()
+    results = {
         "suite": "cluster",
         "quick": quick,
         "machine": machine,
@@ -343,6 +450,11 @@ def run(
         "greedy_race": bench_greedy_race(quick=quick),
         "race_blocks": bench_race_blocks(quick=quick),
     }
+    if quick or knowing:
+        results["knowing_greedy"] = bench_knowing_greedy(
+            games=1 if quick else knowing, jobs=jobs, quick=quick
+        )
+    return results
 
 
 def format_report(results: dict[str, Any]) -> str:
@@ -414,6 +526,17 @@ def format_report(results: dict[str, Any]) -> str:
                 f"best margins {figures['best_margins']}; "
                 f"{figures['moves_unknown']} moves unknown"
             )
+    knowing = results.get("knowing_greedy")
+    if knowing is not None:
+        lines += [
+            "",
+            f"f) a Blue that knows the greedy player's rule, {knowing['depth']} of its moves "
+            f"ahead, against greedy Red on 46 (benchmark b's seeds; no level of the bot)",
+            f"   won {knowing['blue_wins']} of {knowing['games']}, drawn {knowing['draws']}; "
+            f"lost games {knowing['lost']}; {knowing['mean_move_seconds'] * 1000:.0f} ms a move "
+            f"here (max {knowing['max_move_seconds'] * 1000:.0f}); wall "
+            f"{knowing['wall_seconds']:.0f} s",
+        ]
     return "\n".join(lines)
 
 
@@ -433,9 +556,23 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         help=f"the bot's time for a move on a Raspberry Pi 4 (default {DEFAULT_SECONDS:g}); a "
         "faster computer stops sooner, at the positions a Pi 4 searches in it",
     )
+    parser.add_argument(
+        "--knowing",
+        type=int,
+        default=0,
+        metavar="GAMES",
+        help="also play GAMES games of f), a Blue that knows the greedy player's rule, on 46 "
+        "(about a minute a game here; not run unless asked)",
+    )
     args, _ = parser.parse_known_args(argv)
     stream = out if out is not None else sys.stdout
-    results = run(quick=args.quick, jobs=max(1, args.jobs), games=args.games, seconds=args.seconds)
+    results = run(
+        quick=args.quick,
+        jobs=max(1, args.jobs),
+        games=args.games,
+        seconds=args.seconds,
+        knowing=max(0, args.knowing),
+    )
     if args.json:
         stream.write(json.dumps(results, indent=2, sort_keys=True) + "\n")
     else:

@@ -44,6 +44,10 @@ def test_quick_run_reports_every_part():
     report = format_report(results)
     assert "moves/s" in report and "first mover won" in report and "target >= 99" in report
     assert "e) blocks against greedy Red's perfect races" in report
+    knowing = results["knowing_greedy"]
+    assert knowing["games"] == 1 and knowing["depth"] == 1
+    assert knowing["blue_wins"] + len(knowing["lost"]) == 1
+    assert "f) a Blue that knows the greedy player's rule" in report
     json.dumps(results)
 
 
@@ -72,7 +76,9 @@ def test_main_prints_text_or_json(monkeypatch):
     assert main(["--quick", "--jobs", "1"], out=out) == 0
     assert "Cluster (peg game)" in out.getvalue()
     assert main(["--games", "3", "--seconds", "0.5"], out=io.StringIO()) == 0
-    assert asked[-1] == {"quick": False, "jobs": 2, "games": 3, "seconds": 0.5}
+    assert asked[-1] == {"quick": False, "jobs": 2, "games": 3, "seconds": 0.5, "knowing": 0}
+    assert main(["--knowing", "40"], out=io.StringIO()) == 0
+    assert asked[-1]["knowing"] == 40
     out = io.StringIO()
     assert main(["--quick", "--json"], out=out) == 0
     assert json.loads(out.getvalue())["suite"] == "cluster"

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from companion.cluster_peg import movegen
 from companion.cluster_peg.atoms import Colour
+from companion.cluster_peg.board import Board
 from companion.cluster_peg.bot import DEFAULT_SECONDS, STRONGEST, Level, choose, should_swap
 from companion.cluster_peg.evaluation import evaluate
 from companion.cluster_peg.game import Game, Result
@@ -54,22 +55,30 @@ class GreedyPlayer:
         self.rng = rng
 
     def choose(self, position: Position) -> Move:
-        board = position.board
         red = position.to_move is Colour.RED
+        _, best = self.best_moves(position.board, position.pegs, red)
+        return Move.from_code(position.board, self.rng.choice(best))
+
+    @staticmethod
+    def best_moves(
+        board: Board, pegs: tuple[int, int, int, int], red: bool
+    ) -> tuple[bool, list[int]]:
+        """The moves the greedy player chooses among (move codes), and whether it wins with
+        them: its first winning move alone, or every move tied for the best count."""
         best: list[int] = []
         best_score: tuple[int, int] | None = None
-        for code in movegen.generate(board, position.pegs, red):
-            after = movegen.apply(position.pegs, code)
+        for code in movegen.generate(board, pegs, red):
+            after = movegen.apply(pegs, code)
             tall, short = (after[0], after[1]) if red else (after[2], after[3])
             if meets_goal(board, tall, short):
-                return Move.from_code(board, code)
+                return True, [code]
             at_two = (tall & board.deep).bit_count() + (short & board.shallow).bit_count()
             score = (at_two, -len(groups(board, tall | short)))
             if best_score is None or score > best_score:
                 best, best_score = [code], score
             elif score == best_score:
                 best.append(code)
-        return Move.from_code(board, self.rng.choice(best))
+        return False, best
 
 
 class EvaluatingPlayer:
