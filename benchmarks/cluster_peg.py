@@ -33,7 +33,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from benchmarks.machine import header, machine_info
@@ -173,12 +173,16 @@ def play_task(task: tuple[str, str, str, int, bool, float]) -> dict[str, Any]:
 
 
 def _run_tasks(
-    tasks: list[tuple[str, str, str, int, bool, float]], jobs: int
+    tasks: Sequence[Any],
+    jobs: int,
+    work: Callable[[Any], dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
+    """Each task done by ``work`` (a game: :func:`play_task`), in ``jobs`` worker processes."""
+    work = work or play_task
     if jobs <= 1:
-        return [play_task(task) for task in tasks]
+        return [work(task) for task in tasks]
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        return pool.map(play_task, tasks, chunksize=1)
+        return pool.map(work, tasks, chunksize=1)
 
 
 def _summary(games: list[dict[str, Any]]) -> dict[str, Any]:
@@ -409,18 +413,14 @@ def bench_knowing_greedy(*, games: int, jobs: int = 2, quick: bool = False) -> d
     depth = 1 if quick else KNOWING_DEPTH
     tasks = [(SEED + number, depth) for number in range(games)]
     began = time.perf_counter()
-    if jobs <= 1:
-        games_played = [knowing_task(task) for task in tasks]
-    else:
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            games_played = pool.map(knowing_task, tasks, chunksize=1)
+    games_played = _run_tasks(tasks, jobs, knowing_task)
     times = [t for game in games_played for t in game["move_times"]]
     return {
         "games": games,
         "depth": depth,
         "blue_wins": sum(game["blue_won"] for game in games_played),
         "draws": sum(game["drawn"] for game in games_played),
-        "lost": [game["seed"] - SEED for game in games_played if not game["blue_won"]],
+        "not_won": [game["seed"] - SEED for game in games_played if not game["blue_won"]],
         "mean_move_seconds": statistics.fmean(times) if times else 0.0,
         "max_move_seconds": max(times, default=0.0),
         "wall_seconds": time.perf_counter() - began,
@@ -533,9 +533,9 @@ def format_report(results: dict[str, Any]) -> str:
             f"f) a Blue that knows the greedy player's rule, {knowing['depth']} of its moves "
             f"ahead, against greedy Red on 46 (benchmark b's seeds; no level of the bot)",
             f"   won {knowing['blue_wins']} of {knowing['games']}, drawn {knowing['draws']}; "
-            f"lost games {knowing['lost']}; {knowing['mean_move_seconds'] * 1000:.0f} ms a move "
-            f"here (max {knowing['max_move_seconds'] * 1000:.0f}); wall "
-            f"{knowing['wall_seconds']:.0f} s",
+            f"games not won {knowing['not_won']}; "
+            f"{knowing['mean_move_seconds'] * 1000:.0f} ms a move here "
+            f"(max {knowing['max_move_seconds'] * 1000:.0f}); wall {knowing['wall_seconds']:.0f} s",
         ]
     return "\n".join(lines)
 

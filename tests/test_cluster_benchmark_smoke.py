@@ -46,7 +46,7 @@ def test_quick_run_reports_every_part():
     assert "e) blocks against greedy Red's perfect races" in report
     knowing = results["knowing_greedy"]
     assert knowing["games"] == 1 and knowing["depth"] == 1
-    assert knowing["blue_wins"] + len(knowing["lost"]) == 1
+    assert knowing["blue_wins"] + len(knowing["not_won"]) == 1
     assert "f) a Blue that knows the greedy player's rule" in report
     json.dumps(results)
 
