@@ -175,10 +175,9 @@ def play_task(task: tuple[str, str, str, int, bool, float]) -> dict[str, Any]:
 def _run_tasks(
     tasks: Sequence[Any],
     jobs: int,
-    work: Callable[[Any], dict[str, Any]] | None = None,
+    work: Callable[[Any], dict[str, Any]] = play_task,
 ) -> list[dict[str, Any]]:
     """Each task done by ``work`` (a game: :func:`play_task`), in ``jobs`` worker processes."""
-    work = work or play_task
     if jobs <= 1:
         return [work(task) for task in tasks]
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:

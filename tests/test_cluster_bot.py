@@ -108,6 +108,15 @@ def test_the_time_is_a_raspberry_pi_4s_the_search_stops_at_the_positions_a_pi_se
     assert (moving.move, moving.nodes, moving.depth) == (frozen.move, frozen.nodes, frozen.depth)
 
 
+def test_judge_scores_a_position_as_the_searchs_leaves_do():
+    # For probes that search in their own way: the score is the player to move's.
+    start = setup("46")
+    judged = bot.judge(start.board)
+    red, blue = judged(start.pegs, True), judged(start.pegs, False)
+    assert red == blue == bot.TEMPO  # the sides are mirror images: only the move in hand
+    assert judged(start.pegs, True) == red  # no noise
+
+
 def test_a_bot_needs_some_time():
     with pytest.raises(StateError, match="some time"):
         choose(setup("46"), seconds=0)
