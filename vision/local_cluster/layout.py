@@ -108,6 +108,18 @@ class KindProbes:
     """S x N: averaging weights over the part of each surround nearest its zone (within
     ``COVER_REACH`` mm of it): what lies over the slot reaches there first."""
 
+    @functools.cached_property
+    def ring(self) -> Floats:
+        """S x N: 1 on the points of each slot's part nearest its zone (:attr:`cover`)."""
+        out: Floats = (self.cover > 0).astype(np.float32)
+        return out
+
+    @functools.cached_property
+    def ring_sizes(self) -> npt.NDArray[np.int64]:
+        """S: how many points each of those parts has."""
+        out: npt.NDArray[np.int64] = (self.cover > 0).sum(axis=1)
+        return out
+
 
 @dataclasses.dataclass(frozen=True)
 class VariantLayout:

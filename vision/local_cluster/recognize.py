@@ -578,7 +578,9 @@ def read_tiles(
         else "its white square is too dark to read the tile by"
         for glare in glared
     ]
-    groups: dict[int, tuple[npt.NDArray[np.intp], npt.NDArray[np.floating[Any]]]] = {}
+    groups: dict[
+        int, tuple[npt.NDArray[np.intp], npt.NDArray[np.floating[Any]], npt.NDArray[np.float32]]
+    ] = {}
     for v, part in parts.items():
         keep = ~(glared[order[v]] | dark[order[v]])
         if keep.any():
@@ -586,12 +588,12 @@ def read_tiles(
             lifted = part[keep] - lift[chosen][:, None, None]
             # float32 throughout (as sampled): float64 here doubled ``slots.light``'s time.
             scale = np.maximum(levels[chosen], 1e-6).astype(np.float32)
-            groups[v] = (chosen, lifted / scale[:, None, None])
+            groups[v] = (chosen, lifted / scale[:, None, None], lift[chosen] / scale)
     if not groups:
         return out
     # Bare tile as this board shows it, then each slot's light, then the outlines' contrast.
     bare = np.concatenate(
-        [linear[:, layouts[v].bare_at].reshape(-1, 3) for v, (_, linear) in groups.items()]
+        [linear[:, layouts[v].bare_at].reshape(-1, 3) for v, (_, linear, _) in groups.items()]
     )
     refs = References(
         card.swatches,
@@ -601,12 +603,12 @@ def read_tiles(
         colours=not card.glare,
         fine=px_per_mm >= FINE_PX_PER_MM,
     )
-    lit = light({v: (layouts[v], linear) for v, (_, linear) in groups.items()}, refs)
+    lit = light({v: (layouts[v], linear, taken) for v, (_, linear, taken) in groups.items()}, refs)
     measured = measure(layouts, lit, refs)
     found = outline_contrasts(measured)
     refs = dataclasses.replace(refs, outline=float(median(found)) if len(found) >= 3 else 0.0)
     readings = decide(layouts, measured, lit, refs)
-    for v, (which, _) in groups.items():
+    for v, (which, _, _) in groups.items():
         for i, slots in zip(which, readings[v], strict=True):
             out[i] = tuple(slots)
     return out

@@ -5,10 +5,12 @@ A reading is given only when every check it could fail passes; otherwise the slo
 UNKNOWN, never a guess (docs/physical-kit.md, "How the camera reads the kit"):
 
 1. **The light around it.** The bare tile around a slot says whether glare adds light there
-   (taken off the slot's samples; too much, and the slot is unknown) or a shadow takes some
-   away (made up for).
+   (taken off the slot's samples; too much, and the slot is unknown), whether more glare
+   was taken off its whole tile than falls there (given back), or a shadow takes some away
+   (made up for).
 2. **Covered?** Its surround's ring nearest the slot's zone must then look like printed
-   tile: not lighter (a hand, a card), not darker than a shadow leaves it, not another hue.
+   tile: not lighter (a hand, a card), not darker than a shadow leaves it, not another hue,
+   beyond what the picture's own noise puts there; and most of its whole surround must.
    Otherwise UNKNOWN.
 3. **Empty** only when the slot's inside looks like bare tile in hue and lightness *and* its
    printed outline shows (a dark sleeve or a dark object may look like bare tile; neither
@@ -22,6 +24,7 @@ UNKNOWN, never a guess (docs/physical-kit.md, "How the camera reads the kit"):
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import cast
 
 import numpy as np
@@ -61,7 +64,20 @@ COVERED_SHARE = 0.06
 """A slot whose surround's ring nearest its zone holds more than this share of such points
 is covered..."""
 COVERED_LEAST = 2
-"""...if they are at least this many (a lone speck of noise covers nothing)."""
+"""...if they are at least this many (a lone speck of noise covers nothing)..."""
+NOISE_CHANCE = 1e-3
+"""...and more than the picture's own noise would put there but this rarely: in a noisy
+picture (warm light, JPEG, a highlight's veil over the dark tile) a point of bare tile lies
+beyond the limits below now and then, and a ring of 20 points held two such points in a
+quarter of its slots. The rate is the picture's, counted over the rings that look clear
+or nearly (at most ``NOISE_RING_SHARE`` foreign)."""
+NOISE_RING_SHARE = 0.25
+COVERED_ANYWAY = 0.2
+"""A ring with this share of foreign points is covered whatever the picture's noise (a
+small ring, 8 points, says little about the rate)."""
+SURROUND_COVERED = 0.3
+"""A slot whose whole surround holds more than this share of foreign points is covered,
+however clear the ring nearest it: a hand over the slot and one side of it."""
 
 # Empty -----------
 EMPTY_HUE = 11.0
@@ -154,6 +170,39 @@ class References:
         return np.stack([self.swatches[n] if n != "tile" else self.tile for n in NAMES])
 
 
+def _least_foreign(points: npt.NDArray[np.int64], rate: float) -> Floats:
+    """For rings of ``points`` points each: how many foreign points a ring must hold for the
+    picture's noise (``rate`` of bare points beyond the limits, independently) to put that
+    many there less often than :data:`NOISE_CHANCE`, and never fewer than
+    :data:`COVERED_LEAST`."""
+    most = int(points.max()) if points.size else 0
+    n = np.arange(most + 1)
+    if rate <= 0 or math.comb(most, COVERED_LEAST) * rate**COVERED_LEAST < NOISE_CHANCE:
+        # Even the largest ring holds COVERED_LEAST noisy points more rarely than that (the
+        # bound is the expected number of such sets): a clean picture.
+        least = np.full(most + 1, COVERED_LEAST, np.float32)
+        return least[points]
+    rate = min(rate, 0.999)
+    log_fact = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, most + 1)))])
+    k = n[None, :]
+    rows = n[:, None]
+    with np.errstate(invalid="ignore"):
+        log_pmf = (
+            log_fact[rows]
+            - log_fact[np.minimum(k, rows)]
+            - log_fact[np.maximum(rows - k, 0)]
+            + k * np.log(rate)
+            + (rows - k) * np.log1p(-rate)
+        )
+    pmf = np.where(k <= rows, np.exp(log_pmf), 0.0)
+    # P(X >= k) for each ring size (row) and count (column).
+    tail = np.cumsum(pmf[:, ::-1], axis=1)[:, ::-1]
+    rare = tail < NOISE_CHANCE
+    first = np.where(rare.any(axis=1), np.argmax(rare, axis=1), n + 1)
+    out: Floats = np.maximum(first, COVERED_LEAST).astype(np.float32)[points]
+    return out
+
+
 @dataclasses.dataclass
 class Lit:
     """One variant's tiles as lit around each slot: Lab samples (T x K x 3; only from the
@@ -165,13 +214,16 @@ class Lit:
     """T x slots."""
 
 
-def light(groups: dict[int, tuple[VariantLayout, Floats]], refs: References) -> dict[int, Lit]:
+def light(
+    groups: dict[int, tuple[VariantLayout, Floats, Floats]], refs: References
+) -> dict[int, Lit]:
     """Correct each slot's samples for the light around it (each variant's tiles: their
-    layout and white-balanced linear light, T x K x 3), then convert them to Lab."""
+    layout, white-balanced linear light, T x K x 3, and the glare already taken off each
+    tile as a whole, T), then convert them to Lab."""
     bare = max(refs.tile_luminance, 1e-4)
     corrected: dict[int, Floats] = {}
     glare = {}
-    for variant, (layout, linear) in groups.items():
+    for variant, (layout, linear, taken) in groups.items():
         count = len(linear)
         # A plane through each surround's luminance (each point counted at most LEVEL_CLIP
         # times bare tile's: a bright object in a corner of it must not pass for glare all
@@ -194,7 +246,15 @@ def light(groups: dict[int, tuple[VariantLayout, Floats]], refs: References) -> 
             + np.take(planes[..., 1], owner, axis=1) * at[:, 0]
             + np.take(planes[..., 2], owner, axis=1) * at[:, 1]
         )
-        lift = np.where(level > bare * (1 + LIFT_LEAST), level - bare, 0).astype(np.float32)
+        # The glare taken off the whole tile (what its field's low percentile shows) may be
+        # more than falls around this slot: a highlight falls off across a tile, and the
+        # slots near its edge lie beyond the field. What the surround lacks of bare tile, up
+        # to what was taken, is given back; only a shortfall beyond that is shade. (Taken
+        # for shade, the over-subtraction was divided out: the dark tile turned a saturated
+        # blue, and no ring looked like bare tile.)
+        back = np.minimum(np.maximum(bare - level, 0), taken[:, None].astype(np.float32))
+        lift = np.where(level > bare * (1 + LIFT_LEAST), level - bare, -back).astype(np.float32)
+        level = level + back
         gain = np.where(level < bare * (1 - SHADE_LEAST), level / bare, 1).astype(np.float32)
         gain = np.maximum(gain, 0.05)
         # T x 3K rows, each point's lift and gain repeated for its three channels: the same
@@ -268,6 +328,11 @@ class Measured:
     not look like bare tile."""
     covered_points: Floats
     """How many points that share is."""
+    covered_least: Floats
+    """How many such points make the ring covered, given its size and the picture's noise
+    (:func:`_least_foreign`)."""
+    surround_share: Floats
+    """The share of each whole surround that does not look like bare tile."""
     hue: Floats
     lightness: Floats
     """How far from bare tile each inside is on average, in hue (from the board's bare tile
@@ -286,6 +351,9 @@ class Measured:
     """How much darker than the token its glyph's centre disc and middle ring are."""
     empty_hue: float = EMPTY_HUE
     """How far in hue an empty slot's inside may be on this picture (:class:`Bare`)."""
+    noise_rate: float = 0.0
+    """The share of bare points beyond the limits in the rings that look clear or nearly:
+    the picture's own noise."""
 
 
 def measure(
@@ -306,6 +374,7 @@ def measure(
         for kind in layouts[v].kinds:
             kinds.setdefault(kind.kind, []).append(kind)
     out = []
+    rings: list[npt.NDArray[np.int64]] = []
     for name, probes in kinds.items():
         kind = probes[0]
         region = np.concatenate(
@@ -318,7 +387,16 @@ def measure(
         # falls differently on each quarter turn: one slot's ring has 22 points on one
         # variant and 11 on another).
         covered_points = np.concatenate(
-            [bare[v] @ (k.cover > 0).T for v, k in zip(lit, probes, strict=True)]
+            [bare[v] @ k.ring.T for v, k in zip(lit, probes, strict=True)]
+        )
+        ring_points = np.concatenate(
+            [
+                np.broadcast_to(k.ring_sizes, (len(bare[v]), len(k.ring_sizes)))
+                for v, k in zip(lit, probes, strict=True)
+            ]
+        )
+        surround_share = np.concatenate(
+            [bare[v] @ k.surround.T for v, k in zip(lit, probes, strict=True)]
         )
         on = np.concatenate([lit[v].lab[:, k.outline, 0] for v, k in zip(lit, probes, strict=True)])
         outside = np.concatenate(
@@ -360,11 +438,14 @@ def measure(
                 colour[..., 0] - (kind.glyph_middle[best] * values).sum(axis=2),
             )
         del name
+        rings.append(ring_points)
         out.append(
             Measured(
                 kind,
                 covered_share,
                 covered_points,
+                ring_points.astype(np.float32),
+                surround_share,
                 hue,
                 lightness,
                 contrast,
@@ -377,7 +458,17 @@ def measure(
                 limits.empty_hue,
             )
         )
-    return out
+    # The picture's noise: the foreign points' share in the rings that look clear or nearly
+    # (a ring under a hand says nothing of it).
+    foreign = np.concatenate([m.covered_points.ravel() for m in out])
+    sizes = np.concatenate([r.ravel() for r in rings])
+    calm = foreign <= NOISE_RING_SHARE * sizes
+    rate = float(foreign[calm].sum() / max(int(sizes[calm].sum()), 1))
+    least = _least_foreign(np.arange(int(sizes.max()) + 1 if sizes.size else 1), rate)
+    return [
+        dataclasses.replace(m, covered_least=least[ring], noise_rate=rate)
+        for m, ring in zip(out, rings, strict=True)
+    ]
 
 
 def _around(kept: Floats, kept_a: Floats, kept_b: Floats, surround: Floats) -> Floats:
@@ -458,11 +549,14 @@ def _decide_kind(
 ) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[list[float]]]:
     """Per slot: state (0 unknown, 1 empty, 2 token), colour and unit indices (-1 none),
     confidence."""
-    usable = ~((m.covered > COVERED_SHARE) & (m.covered_points >= COVERED_LEAST))
-    usable &= ~glare
+    covered = (m.covered > COVERED_SHARE) & (
+        (m.covered_points >= m.covered_least) | (m.covered >= COVERED_ANYWAY)
+    )
+    usable = ~(covered | (m.surround_share > SURROUND_COVERED) | glare)
     if not refs.fine and m.kind.kind in ("mineral", "craft"):
         usable[:] = False
-    clear = 1 - m.covered / COVERED_SHARE
+    # How clear the ring is, beyond the foreign points the picture's noise puts anywhere.
+    clear = 1 - np.maximum(m.covered - m.noise_rate, 0) / COVERED_SHARE
     outline = max(refs.outline, 1e-6)
     shows = (
         refs.fine
