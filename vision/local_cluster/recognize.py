@@ -78,13 +78,14 @@ FINE_PX_PER_MM = 0.85
 """Below this, small things (a 1.5 mm outline, a mineral, a strike craft) are not told from
 noise: only claims and units are read, and no slot as empty. (At 0.78 px/mm with 1.15 px of
 blur issue 18's benchmark read an empty mineral slot as a token.)"""
-GLARE_TILE_MOST = 0.2
+GLARE_TILE_MOST = 0.5
 """Glare adding more than this share of paper white over a whole tile (the median of its
-bare field): its slots are unknown. (0.08 before issue 18's benchmark showed tiles under a
-lamp's broad halo read right once glare is taken off where it falls, 0.14 until glare taken
-off beyond what falls by a slot was given back; each slot still refuses more than
-``slots.GLARE_MOST`` left around it. The kit's tokens and tiles are printed alike, on one
-paper, so glare lifts a token as it lifts the print around it.)"""
+bare field): its slots are unknown, and its white square's light is not to be trusted
+either. Below it glare is judged slot by slot, where it falls (``slots.GLARE_MOST``,
+``slots.GLARE_ALL_MOST``). (0.08 before issue 18's benchmark showed tiles under a lamp's
+broad halo read right once glare is taken off where it falls; 0.14, then 0.2, until each
+slot judged the glare it gets all told. The kit's tokens and tiles are printed alike, on
+one paper, so glare lifts a token as it lifts the print around it.)"""
 FIELD_LOW = 10
 """Glare is taken off a whole tile only as far as this percentile of its bare field shows
 it: a highlight falls off across a tile, and taking its median off everywhere pushed the

@@ -49,7 +49,13 @@ slot's samples; SHADE_LEAST darker, a shadow, made up for."""
 SHADE_LEAST = 0.1
 LEVEL_CLIP = 3.0
 GLARE_MOST = 0.06
-"""Glare adding more than this share of paper white around a slot makes it unknown."""
+"""Glare adding more than this share of paper white around a slot makes it unknown..."""
+GLARE_ALL_MOST = 0.2
+"""...and so does glare adding more than this all told: what was taken off its whole tile
+and what the median of its surround still shows (a bright object beside the slot does not
+move a median; the plane through the surround, each point capped at ``LEVEL_CLIP``, can
+show no more than twice bare tile's luminance, 0.046 of paper white on issue 18's darkest
+tiles)."""
 
 # Covered -----------
 BARE_LIGHTER = 9.0
@@ -264,6 +270,12 @@ def light(
         lit = (rows - np.repeat(lift, 3, axis=1)) / np.repeat(gain, 3, axis=1)
         corrected[variant] = np.maximum(lit, 0).reshape(inside.shape)
         glare[variant] = planes[:, :, 0] - bare > GLARE_MOST
+        # The surround's median above bare tile plus what is left of GLARE_ALL_MOST once its
+        # tile's glare is taken off: more than half its points lie above that.
+        above = luminance(linear[:, layout.bare_at]) > (bare + GLARE_ALL_MOST - taken)[:, None]
+        bright = above.astype(np.float32)
+        for kind in layout.kinds:
+            glare[variant][:, list(kind.positions)] |= bright @ kind.surround.T > 0.5
     flat = lab(np.concatenate([c.reshape(-1, 3) for c in corrected.values()]).astype(np.float32))
     out = {}
     start = 0
