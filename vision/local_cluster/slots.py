@@ -236,7 +236,8 @@ def light(
         # over it): the light around the slot, and how it changes across it.
         planes = np.zeros((count, layout.slot_count, 3), np.float32)
         planes[:, :, 0] = bare
-        lum = np.minimum(luminance(linear[:, layout.bare_at]), np.float32(LEVEL_CLIP * bare))
+        seen = luminance(linear[:, layout.bare_at])
+        lum = np.minimum(seen, np.float32(LEVEL_CLIP * bare))
         for positions, plane in layout.planes():
             # T x N times (S x 3 x N) -> T x S x 3, as one matrix product (einsum: 5 times
             # slower at 1080p).
@@ -272,8 +273,7 @@ def light(
         glare[variant] = planes[:, :, 0] - bare > GLARE_MOST
         # The surround's median above bare tile plus what is left of GLARE_ALL_MOST once its
         # tile's glare is taken off: more than half its points lie above that.
-        above = luminance(linear[:, layout.bare_at]) > (bare + GLARE_ALL_MOST - taken)[:, None]
-        bright = above.astype(np.float32)
+        bright = (seen > (bare + GLARE_ALL_MOST - taken)[:, None]).astype(np.float32)
         for kind in layout.kinds:
             glare[variant][:, list(kind.positions)] |= bright @ kind.surround.T > 0.5
     flat = lab(np.concatenate([c.reshape(-1, 3) for c in corrected.values()]).astype(np.float32))
