@@ -383,6 +383,22 @@ def test_glare_varying_across_a_dark_tile_is_taken_off_where_it_falls(small: Sta
     assert tally.right >= 0.88 * tally.visible, tally.unknown
 
 
+def _read_unknown_with_its_prior(index: int, sector: str, slot: str) -> None:
+    """Issue 18's benchmark picture ``index``, read with the prior the camera would hold (its
+    own reading of the same table just before, nothing over it): ``sector``'s ``slot`` is
+    unknown, and nothing in the picture is read wrong."""
+    board = boards(index + 1)[index]
+    rendered = render(sample_state(board.state_seed, board.players), board.conditions)
+    prior = clear_prior(board)
+    assert prior is not None
+    found = recognize(rendered.image, expected=list(rendered.tiles), prior=prior)
+    tile = found.scan.tile(sector)
+    assert tile is not None
+    assert next(r for r in tile.slots if r.slot == slot).state is SlotState.UNKNOWN
+    tally = _tally(rendered, found)
+    assert tally.wrong == [] and tally.occluded_wrong == []
+
+
 def test_glare_taken_off_a_whole_tile_beyond_what_falls_by_a_slot_is_given_back(
     small: State,
 ) -> None:
@@ -437,16 +453,7 @@ def test_a_slot_under_more_glare_than_a_fifth_of_paper_white_all_told_is_unknown
     less than half of it. Its surround's plane, each point capped at three times bare tile,
     showed too little glare to refuse it, and it read as a purple strike craft (at 0.05);
     the surround's median, with what was taken off the tile, now makes it unknown."""
-    board = boards(44)[43]
-    rendered = render(sample_state(board.state_seed, board.players), board.conditions)
-    prior = clear_prior(board)
-    assert prior is not None
-    found = recognize(rendered.image, expected=list(rendered.tiles), prior=prior)
-    tile = found.scan.tile("S4")
-    assert tile is not None
-    assert next(r for r in tile.slots if r.slot == "craft6").state is SlotState.UNKNOWN
-    tally = _tally(rendered, found)
-    assert tally.wrong == [] and tally.occluded_wrong == []
+    _read_unknown_with_its_prior(43, "S4", "craft6")
 
 
 def test_a_ring_is_covered_only_beyond_what_the_pictures_own_noise_puts_there() -> None:
@@ -478,17 +485,7 @@ def test_a_hand_over_a_slot_and_one_side_of_it_leaves_it_unknown_however_clear_i
     S24's craft1 and the tile beside it, but the 8 points of its ring nearest the zone held
     one foreign point (noise, in this picture). Once glare was given back (above), the skin
     read as a white strike craft; the whole surround, 42 % foreign, makes it unknown."""
-    board = boards(105)[104]
-    rendered = render(sample_state(board.state_seed, board.players), board.conditions)
-    prior = clear_prior(board)
-    assert prior is not None
-    found = recognize(rendered.image, expected=list(rendered.tiles), prior=prior)
-    tile = found.scan.tile("S24")
-    assert tile is not None
-    reading = next(r for r in tile.slots if r.slot == "craft1")
-    assert reading.state is SlotState.UNKNOWN
-    tally = _tally(rendered, found)
-    assert tally.wrong == [] and tally.occluded_wrong == []
+    _read_unknown_with_its_prior(104, "S24", "craft1")
 
 
 def test_a_highlights_even_halo_on_the_card_is_taken_off_and_colours_read() -> None:

@@ -74,9 +74,9 @@ COVERED_LEAST = 2
 NOISE_CHANCE = 1e-3
 """...and more than the picture's own noise would put there but this rarely: in a noisy
 picture (warm light, JPEG, a highlight's veil over the dark tile) a point of bare tile lies
-beyond the limits below now and then, and a ring of 20 points held two such points in a
-quarter of its slots. The rate is the picture's, counted over the rings that look clear
-or nearly (at most ``NOISE_RING_SHARE`` foreign)."""
+beyond the limits below now and then (4 % in issue 18's warmest pictures, where a ring of
+20 points holds two such points one time in five). The rate is the picture's, counted over
+the rings that look clear or nearly (at most ``NOISE_RING_SHARE`` foreign)."""
 NOISE_RING_SHARE = 0.25
 COVERED_ANYWAY = 0.2
 """A ring with this share of foreign points is covered whatever the picture's noise (a
@@ -456,7 +456,8 @@ def measure(
                 kind,
                 covered_share,
                 covered_points,
-                ring_points.astype(np.float32),
+                # Until the picture's noise is known (below): COVERED_LEAST, as in a clean one.
+                np.full(covered_points.shape, COVERED_LEAST, np.float32),
                 surround_share,
                 hue,
                 lightness,
