@@ -488,6 +488,20 @@ def test_a_hand_over_a_slot_and_one_side_of_it_leaves_it_unknown_however_clear_i
     _read_unknown_with_its_prior(104, "S24", "craft1")
 
 
+def test_the_cards_swatches_lose_only_the_glare_their_black_squares_show_not_their_colour() -> None:
+    """A 1080p frame of an 8-player board (0.6 px/mm), 3,030 K, JPEG 60: each swatch's
+    colour bleeds into the black square at its centre, and taken off channel by channel it
+    took the swatch's colour with it. The purple swatch read (29, 21, 11) in Lab, brown,
+    and five purple destroyers read blue at 0.49-0.57. Found on a second set of the
+    benchmark's pictures (seed 7, picture 29); the glare is now taken off in the light's
+    own colour."""
+    board = boards(30, seed=7)[29]
+    rendered = render(sample_state(board.state_seed, board.players), board.conditions)
+    tally = _tally(rendered)
+    assert tally.wrong == [] and tally.occluded_wrong == []
+    assert tally.right >= 40, (tally.right, tally.visible)
+
+
 def test_a_highlights_even_halo_on_the_card_is_taken_off_and_colours_read() -> None:
     """A halo lifting the card's swatches by up to a quarter of paper white, evenly across
     each: the black squares say how much, so colours are read, and none wrong (issue 18's

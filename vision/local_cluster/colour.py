@@ -220,7 +220,11 @@ def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> Card:
 
     Glare adds the light's own colour to whatever it falls on, the same on a swatch and on
     the black square printed at its centre: the black square says how much, and it is taken
-    off (docs/physical-kit.md, "The calibration card").
+    off (docs/physical-kit.md, "The calibration card"), in the light's own colour: only the
+    black square's luminance above the ink's counts. (Taken off channel by channel, the
+    square's own colour went too: in a small, blurred JPEG picture the swatch's colour
+    bleeds into its black square, chroma more than luminance, and purple swatches read
+    brown, nearer the purple tokens to blue than to purple.)
     """
     spec = kit.card
     w, h = spec.size
@@ -284,8 +288,8 @@ def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> Card:
     sides_of = np.stack([_medians(flat_lum, side) for side in where.sides], axis=1)
     for i in range(len(names)):
         black, colour = blacks[i], colours[i]
-        linear[i] = np.maximum((colour - black) / white + ink, 0)
         lift = float(luminance(black / white - ink))
+        linear[i] = np.maximum(colour / white - max(lift, 0.0), 0)
         sides = sides_of[i].astype(np.float32)
         sides /= float(luminance(white))
         if (
