@@ -100,7 +100,8 @@ def test_a_two_seat_game_from_joining_to_the_win(browser, site) -> None:  # type
         first_home = phone.locator('select[name="home"] option').first.get_attribute("value")
         phone.locator(f'.board .sector[data-sector="{first_home}"]').click()
         phone.click("section.choose button[type=submit]")
-        phone.wait_for_selector("section.choose p")
+        # The form goes once the choice is stored (its own hint is a <p> too).
+        phone.wait_for_selector("section.choose form", state="detached")
     for turn in (1, 2, 3):
         for phone in phones:
             _ready(phone, "discussion")

@@ -85,7 +85,8 @@ def test_a_spring_movement_phase_through_the_phones_and_the_table_screen(browser
     for phone in phones:  # seat 1 first, then seat 2: each confirms the home the seed gave
         phone.wait_for_selector("section.choose form")
         phone.click("section.choose button[type=submit]")
-        phone.wait_for_selector("section.choose p")
+        # The form goes once the choice is stored (its own hint is a <p> too).
+        phone.wait_for_selector("section.choose form", state="detached")
     homes = [s["choice"]["home"].lower() for s in service.view(table_id)["seats"]]
     for phone in phones:
         _wait_stage(phone, "discussion", 1)
