@@ -360,6 +360,23 @@ def test_a_hands_edge_by_an_empty_mineral_slot_is_no_mineral() -> None:
     assert tally.wrong == [] and tally.occluded_wrong == []
 
 
+def test_a_fingers_edge_over_an_empty_mineral_slot_is_too_red_for_a_mineral() -> None:
+    """Within the mineral grey's hue limit, but redder than it as only skin is: a finger's
+    edge half over an empty slot is not a mineral (issue 18's second set of pictures, seed
+    7, picture 4: S22's mineral3 and S47's mineral4 read as tokens at 0.77 and 0.69, their
+    rings hemmed in on the side the finger lay)."""
+    board = boards(5, seed=7)[4]
+    rendered = render(sample_state(board.state_seed, board.players), board.conditions)
+    found = recognize(rendered.image, expected=list(rendered.tiles))
+    for sector, slot in (("S22", "mineral3"), ("S47", "mineral4")):
+        assert slot in rendered.tiles[sector].occluded
+        tile = found.scan.tile(sector)
+        assert tile is not None
+        assert next(r for r in tile.slots if r.slot == slot).state is not SlotState.TOKEN
+    tally = _tally(rendered, found)
+    assert tally.wrong == [] and tally.occluded_wrong == []
+
+
 def test_glare_makes_what_it_covers_unknown_never_something(small: State) -> None:
     """A strong highlight over the board: no reading under it is wrong (issue 18)."""
     rendered = _first(
