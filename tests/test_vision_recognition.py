@@ -377,6 +377,48 @@ def test_a_fingers_edge_over_an_empty_mineral_slot_is_too_red_for_a_mineral() ->
     assert tally.wrong == [] and tally.occluded_wrong == []
 
 
+def _minerals_read_as(small: State, monkeypatch: pytest.MonkeyPatch, redder: float) -> set[str]:
+    """How every mineral slot of a clean picture reads when its inside is made half bare
+    tile and half a patch as light as the card's mineral grey, ``redder`` than it in a*
+    and as much yellower in b*."""
+    measure = slots.measure
+
+    def half_covered(layouts: Any, lit: Any, refs: slots.References) -> Any:
+        out = measure(layouts, lit, refs)
+        grey, tile = refs.swatches["mineral"], refs.tile
+        patch = grey + np.array([0.0, redder, redder], np.float32)
+        span = float(grey[0] - tile[0]) / refs.light_span
+        return [
+            dataclasses.replace(
+                m,
+                colour=np.broadcast_to((patch + tile) / 2, m.colour.shape).copy(),
+                lightness=np.full(m.lightness.shape, 0.5 * span, np.float32),
+                spread=np.full(m.spread.shape, 2.0, np.float32),
+            )
+            if m.kind.kind == "mineral"
+            else m
+            for m in out
+        ]
+
+    monkeypatch.setattr(recognize_module, "measure", half_covered)
+    found = recognize(render(small, FINE).image, expected=small.galaxy.ids)
+    return {
+        r.state.value for t in found.scan.tiles for r in t.slots if r.slot.startswith("mineral")
+    }
+
+
+def test_a_light_fingertip_half_over_an_empty_mineral_slot_is_too_red_for_a_mineral(
+    small: State, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Half over the slot, the lightest skin (sRGB 236, 196, 174: 12 redder than the mineral
+    grey in a*, 13 yellower) and the dark tile beside it come to 8 redder than the grey,
+    inside a fixed limit of 9, and half the grey's lightness, where a mineral reads: the
+    redness a mineral may show grows with how much of it shows (``MINERAL_REDDER`` for each
+    whole grey), so the patch is unknown. The grey itself, half showing, still reads."""
+    assert _minerals_read_as(small, monkeypatch, 12.0) == {"unknown"}
+    assert _minerals_read_as(small, monkeypatch, 0.0) == {"token"}
+
+
 def test_glare_makes_what_it_covers_unknown_never_something(small: State) -> None:
     """A strong highlight over the board: no reading under it is wrong (issue 18)."""
     rendered = _first(

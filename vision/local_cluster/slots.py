@@ -130,10 +130,13 @@ MINERAL_HUE = 18.0
 another hue (a hand's edge, a finger) is not a mineral. Issue 18's benchmark: real mineral
 tokens lay within 12 of it, a hand read as one at 30."""
 MINERAL_REDDER = 9.0
-"""...and no redder (a*) than the card's grey by more than this: a mineral is grey in the
-light the card shows, and a finger's edge over an empty slot is skin, red however it is lit
-(issue 18's benchmark, two sets of pictures: 4,555 visible mineral tokens at most 6.1 redder;
-fingers over empty slots 12.9-18.8, read as minerals at 0.69-0.77 within ``MINERAL_HUE``)."""
+"""...and no redder (a*) than the card's grey by more than this for each whole grey its
+inside shows (at half the grey's lightness, 4.5): a mineral is grey in the light the card
+shows, and a finger's edge over an empty slot is skin, red however it is lit; half over the
+slot, even the lightest skin (12 redder) and the dark tile come to 8. Issue 18's benchmark,
+two sets of pictures: 4,555 visible mineral tokens at most 6.1 redder, and at most 7.0 for
+each whole grey; fingers over empty slots 12.9-18.8 redder at 0.6-0.7 of the grey, read as
+minerals at 0.69-0.77 within ``MINERAL_HUE``."""
 MINERAL_UNEVEN = 10.0
 """A mineral token is evenly light; a light patch more uneven than this is something else
 (the edge of a neighbour's token, a highlight's rim)."""
@@ -596,7 +599,7 @@ def _decide_kind(
             & (where >= MINERAL_PRESENT)
             & (m.spread <= MINERAL_UNEVEN)
             & (hue <= MINERAL_HUE)
-            & (m.colour[..., 1] - grey[1] <= MINERAL_REDDER)
+            & (m.colour[..., 1] - grey[1] <= MINERAL_REDDER * where)
         )
         empty = usable & (where <= MINERAL_EMPTY) & shows
         state[token] = 2
