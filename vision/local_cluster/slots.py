@@ -40,6 +40,7 @@ Bools = npt.NDArray[np.bool_]
 
 COLOURS = tuple(c.value for c in Colour)
 NAMES = (*COLOURS, "tile")
+WHITE = NAMES.index("white")
 LIGHT_TOKENS = ("white", "yellow", "aqua", "pink", "mineral")
 
 # The light around a slot -----------
@@ -136,7 +137,9 @@ shows, and a finger's edge over an empty slot is skin, red however it is lit; ha
 slot, even the lightest skin (12 redder) and the dark tile come to 8. Issue 18's benchmark,
 two sets of pictures: 4,555 visible mineral tokens at most 6.1 redder, and at most 7.0 for
 each whole grey; fingers over empty slots 12.9-18.8 redder at 0.6-0.7 of the grey, read as
-minerals at 0.69-0.77 within ``MINERAL_HUE``."""
+minerals at 0.69-0.77 within ``MINERAL_HUE``. A white token, likewise, is no redder than the
+card's white by more than this: the lightest skin lies within ``FAR`` of white (21 in Lab),
+12 redder; 1,127 white tokens read on three sets of pictures were at most 4.0 redder."""
 MINERAL_UNEVEN = 10.0
 """A mineral token is evenly light; a light patch more uneven than this is something else
 (the edge of a neighbour's token, a highlight's rim)."""
@@ -619,11 +622,13 @@ def _decide_kind(
             empty, np.minimum.reduce([clear, 1 - toward / 2, m.contrast / outline]), sure
         )
         gap = m.d2 - m.d1
+        white = refs.swatches["white"]
         token = (
             usable
             & ~looks_empty(m.hue, m.lightness, TOKEN_STEP)
             & refs.colours
             & (m.nearest != NAMES.index("tile"))
+            & ((m.nearest != WHITE) | (m.colour[..., 1] - white[1] <= MINERAL_REDDER))
             & (m.d1 <= FAR)
             & (gap >= MARGIN)
             & (m.spread <= UNEVEN)
