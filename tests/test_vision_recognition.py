@@ -413,7 +413,7 @@ def test_a_light_fingertip_half_over_an_empty_mineral_slot_is_too_red_for_a_mine
     """Half over the slot, the lightest skin (sRGB 236, 196, 174: 12 redder than the mineral
     grey in a*, 13 yellower) and the dark tile beside it come to 8 redder than the grey,
     inside a fixed limit of 9, and half the grey's lightness, where a mineral reads: the
-    redness a mineral may show grows with how much of it shows (``MINERAL_REDDER`` for each
+    redness a mineral may show grows with how much of it shows (``GREY_REDDER`` for each
     whole grey), so the patch is unknown. The grey itself, half showing, still reads."""
     assert _minerals_read_as(small, monkeypatch, 12.0) == {"unknown"}
     assert _minerals_read_as(small, monkeypatch, 0.0) == {"token"}
@@ -458,7 +458,7 @@ def test_the_lightest_skin_over_a_claim_slot_is_too_red_for_a_white_token(
     white in Lab, inside ``FAR``, and far from every other swatch: a fingertip over a slot
     whose ring it misses read as a white token (issue 18's benchmark, picture 104: a white
     strike craft). It is 12 redder than white; a white token, like a mineral, is at most
-    ``MINERAL_REDDER`` redder than its swatch (1,127 read on three sets of pictures: at
+    ``GREY_REDDER`` redder than its swatch (1,127 read on three sets of pictures: at
     most 4). White itself, a shade darker, still reads."""
     assert _claims_read_as(small, monkeypatch, 12.0) == {"unknown"}
     assert _claims_read_as(small, monkeypatch, 0.0) == {"white"}

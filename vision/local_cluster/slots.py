@@ -130,11 +130,11 @@ MINERAL_HUE = 18.0
 """A mineral token is the card's mineral grey in hue (a*, b*) within this; a light patch of
 another hue (a hand's edge, a finger) is not a mineral. Issue 18's benchmark: real mineral
 tokens lay within 12 of it, a hand read as one at 30."""
-MINERAL_REDDER = 9.0
-"""...and no redder (a*) than the card's grey by more than this for each whole grey its
-inside shows (at half the grey's lightness, 4.5): a mineral is grey in the light the card
-shows, and a finger's edge over an empty slot is skin, red however it is lit; half over the
-slot, even the lightest skin (12 redder) and the dark tile come to 8. Issue 18's benchmark,
+GREY_REDDER = 9.0
+"""...and no redder (a*) than the card's mineral grey by more than this for each whole grey
+its inside shows (at half the grey's lightness, 4.5): a mineral is grey in the light the
+card shows, and a finger's edge over an empty slot is skin, red however it is lit; half over
+the slot, even the lightest skin (12 redder) and the dark tile come to 8. Issue 18's benchmark,
 two sets of pictures: 4,555 visible mineral tokens at most 6.1 redder, and at most 7.0 for
 each whole grey; fingers over empty slots 12.9-18.8 redder at 0.6-0.7 of the grey, read as
 minerals at 0.69-0.77 within ``MINERAL_HUE``. A white token, likewise, is no redder than the
@@ -602,7 +602,7 @@ def _decide_kind(
             & (where >= MINERAL_PRESENT)
             & (m.spread <= MINERAL_UNEVEN)
             & (hue <= MINERAL_HUE)
-            & (m.colour[..., 1] - grey[1] <= MINERAL_REDDER * where)
+            & (m.colour[..., 1] - grey[1] <= GREY_REDDER * where)
         )
         empty = usable & (where <= MINERAL_EMPTY) & shows
         state[token] = 2
@@ -628,7 +628,7 @@ def _decide_kind(
             & ~looks_empty(m.hue, m.lightness, TOKEN_STEP)
             & refs.colours
             & (m.nearest != NAMES.index("tile"))
-            & ((m.nearest != WHITE) | (m.colour[..., 1] - white[1] <= MINERAL_REDDER))
+            & ((m.nearest != WHITE) | (m.colour[..., 1] - white[1] <= GREY_REDDER))
             & (m.d1 <= FAR)
             & (gap >= MARGIN)
             & (m.spread <= UNEVEN)
