@@ -377,34 +377,37 @@ def test_a_fingers_edge_over_an_empty_mineral_slot_is_too_red_for_a_mineral() ->
     assert tally.wrong == [] and tally.occluded_wrong == []
 
 
-def _minerals_read_as(small: State, monkeypatch: pytest.MonkeyPatch, redder: float) -> set[str]:
-    """How every mineral slot of a clean picture reads when its inside is made half bare
-    tile and half a patch as light as the card's mineral grey, ``redder`` than it in a*
-    and as much yellower in b*."""
+def _read_with(small: State, monkeypatch: pytest.MonkeyPatch, kind: str, made: Any) -> set[str]:
+    """How every ``kind`` slot of a clean picture reads when what was measured of it is
+    replaced by the fields ``made(refs, measured)`` gives."""
     measure = slots.measure
 
-    def half_covered(layouts: Any, lit: Any, refs: slots.References) -> Any:
-        out = measure(layouts, lit, refs)
+    def changed(layouts: Any, lit: Any, refs: slots.References) -> Any:
+        return [
+            dataclasses.replace(m, **made(refs, m)) if m.kind.kind == kind else m
+            for m in measure(layouts, lit, refs)
+        ]
+
+    monkeypatch.setattr(recognize_module, "measure", changed)
+    found = recognize(render(small, FINE).image, expected=small.galaxy.ids)
+    return {r.describe() for t in found.scan.tiles for r in t.slots if r.slot.startswith(kind)}
+
+
+def _half_grey(redder: float) -> Any:
+    """A mineral slot's inside half bare tile and half a patch as light as the card's
+    mineral grey, ``redder`` than it in a* and as much yellower in b*."""
+
+    def made(refs: slots.References, m: slots.Measured) -> dict[str, Any]:
         grey, tile = refs.swatches["mineral"], refs.tile
         patch = grey + np.array([0.0, redder, redder], np.float32)
         span = float(grey[0] - tile[0]) / refs.light_span
-        return [
-            dataclasses.replace(
-                m,
-                colour=np.broadcast_to((patch + tile) / 2, m.colour.shape).copy(),
-                lightness=np.full(m.lightness.shape, 0.5 * span, np.float32),
-                spread=np.full(m.spread.shape, 2.0, np.float32),
-            )
-            if m.kind.kind == "mineral"
-            else m
-            for m in out
-        ]
+        return {
+            "colour": np.broadcast_to((patch + tile) / 2, m.colour.shape).copy(),
+            "lightness": np.full(m.lightness.shape, 0.5 * span, np.float32),
+            "spread": np.full(m.spread.shape, 2.0, np.float32),
+        }
 
-    monkeypatch.setattr(recognize_module, "measure", half_covered)
-    found = recognize(render(small, FINE).image, expected=small.galaxy.ids)
-    return {
-        r.state.value for t in found.scan.tiles for r in t.slots if r.slot.startswith("mineral")
-    }
+    return made
 
 
 def test_a_light_fingertip_half_over_an_empty_mineral_slot_is_too_red_for_a_mineral(
@@ -415,40 +418,29 @@ def test_a_light_fingertip_half_over_an_empty_mineral_slot_is_too_red_for_a_mine
     inside a fixed limit of 9, and half the grey's lightness, where a mineral reads: the
     redness a mineral may show grows with how much of it shows (``GREY_REDDER`` for each
     whole grey), so the patch is unknown. The grey itself, half showing, still reads."""
-    assert _minerals_read_as(small, monkeypatch, 12.0) == {"unknown"}
-    assert _minerals_read_as(small, monkeypatch, 0.0) == {"token"}
+    assert _read_with(small, monkeypatch, "mineral", _half_grey(12.0)) == {"unknown"}
+    assert _read_with(small, monkeypatch, "mineral", _half_grey(0.0)) == {"token"}
 
 
-def _claims_read_as(small: State, monkeypatch: pytest.MonkeyPatch, redder: float) -> set[str]:
-    """How every claim slot of a clean picture reads when its inside is made an even patch
-    ``redder`` than the card's white in a* and as much yellower, 12 darker."""
-    measure = slots.measure
+def _whitish(redder: float) -> Any:
+    """A slot's inside an even patch ``redder`` than the card's white in a* and as much
+    yellower, 12 darker."""
 
-    def covered(layouts: Any, lit: Any, refs: slots.References) -> Any:
-        out = measure(layouts, lit, refs)
+    def made(refs: slots.References, m: slots.Measured) -> dict[str, Any]:
         patch = refs.swatches["white"] + np.array([-12.0, redder, redder], np.float32)
-        table = refs.table()
-        distances = np.sqrt(((patch - table) ** 2).sum(axis=1))
+        distances = np.sqrt(((patch - refs.table()) ** 2).sum(axis=1))
         first, second = np.sort(distances)[:2]
-        return [
-            dataclasses.replace(
-                m,
-                colour=np.broadcast_to(patch, m.colour.shape).copy(),
-                spread=np.full(m.spread.shape, 2.0, np.float32),
-                nearest=np.full(m.nearest.shape, int(np.argmin(distances))),
-                d1=np.full(m.d1.shape, first, np.float32),
-                d2=np.full(m.d2.shape, second, np.float32),
-                hue=np.full(m.hue.shape, 30.0, np.float32),
-                lightness=np.full(m.lightness.shape, 1.0, np.float32),
-            )
-            if m.kind.kind == "claim"
-            else m
-            for m in out
-        ]
+        return {
+            "colour": np.broadcast_to(patch, m.colour.shape).copy(),
+            "spread": np.full(m.spread.shape, 2.0, np.float32),
+            "nearest": np.full(m.nearest.shape, int(np.argmin(distances))),
+            "d1": np.full(m.d1.shape, first, np.float32),
+            "d2": np.full(m.d2.shape, second, np.float32),
+            "hue": np.full(m.hue.shape, 30.0, np.float32),
+            "lightness": np.full(m.lightness.shape, 1.0, np.float32),
+        }
 
-    monkeypatch.setattr(recognize_module, "measure", covered)
-    found = recognize(render(small, FINE).image, expected=small.galaxy.ids)
-    return {r.describe() for t in found.scan.tiles for r in t.slots if r.slot == "claim"}
+    return made
 
 
 def test_the_lightest_skin_over_a_claim_slot_is_too_red_for_a_white_token(
@@ -460,8 +452,8 @@ def test_the_lightest_skin_over_a_claim_slot_is_too_red_for_a_white_token(
     strike craft). It is 12 redder than white; a white token, like a mineral, is at most
     ``GREY_REDDER`` redder than its swatch (1,127 read on three sets of pictures: at
     most 4). White itself, a shade darker, still reads."""
-    assert _claims_read_as(small, monkeypatch, 12.0) == {"unknown"}
-    assert _claims_read_as(small, monkeypatch, 0.0) == {"white"}
+    assert _read_with(small, monkeypatch, "claim", _whitish(12.0)) == {"unknown"}
+    assert _read_with(small, monkeypatch, "claim", _whitish(0.0)) == {"white"}
 
 
 def test_glare_makes_what_it_covers_unknown_never_something(small: State) -> None:
