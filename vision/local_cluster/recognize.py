@@ -615,8 +615,20 @@ def read_tiles(
     if not groups:
         return out
     # Bare tile as this board shows it, then each slot's light, then the outlines' contrast.
+    # ...from the tiles found by their own marker: a tile placed from the prior has a hand
+    # or a sleeve over it, and what it shows must not change what the others read.
+    by_marker: dict[int, npt.NDArray[np.bool_]] = {
+        v: ~hidden[chosen] for v, (chosen, _, _) in groups.items()
+    }
+    if not any(rows.any() for rows in by_marker.values()):
+        by_marker = {v: np.ones(len(chosen), bool) for v, (chosen, _, _) in groups.items()}
     bare = np.concatenate(
-        [linear[:, layouts[v].bare_at].reshape(-1, 3) for v, (_, linear, _) in groups.items()]
+        [
+            (linear if by_marker[v].all() else linear[by_marker[v]])[:, layouts[v].bare_at].reshape(
+                -1, 3
+            )
+            for v, (_, linear, _) in groups.items()
+        ]
     )
     refs = References(
         card.swatches,
@@ -627,7 +639,7 @@ def read_tiles(
         fine=px_per_mm >= FINE_PX_PER_MM,
     )
     lit = light({v: (layouts[v], linear, taken) for v, (_, linear, taken) in groups.items()}, refs)
-    measured = measure(layouts, lit, refs)
+    measured = measure(layouts, lit, refs, by_marker)
     found = outline_contrasts(measured)
     refs = dataclasses.replace(refs, outline=float(median(found)) if len(found) >= 3 else 0.0)
     readings = decide(layouts, measured, lit, refs)

@@ -377,16 +377,32 @@ class Measured:
     noise_rate: float = 0.0
     """The share of bare points beyond the limits in the rings that look clear or nearly:
     the picture's own noise."""
+    seen: Bools | None = None
+    """T: the tiles found by their own marker (:func:`measure`'s ``seen``)."""
 
 
 def measure(
-    layouts: dict[int, VariantLayout], lit: dict[int, Lit], refs: References
+    layouts: dict[int, VariantLayout],
+    lit: dict[int, Lit],
+    refs: References,
+    seen: dict[int, Bools] | None = None,
 ) -> list[Measured]:
     """Every kind of slot on every tile, measured: one :class:`Measured` per kind, its rows
-    the tiles of each variant in turn (as ``lit`` orders them)."""
+    the tiles of each variant in turn (as ``lit`` orders them). ``seen`` marks each
+    variant's tiles found by their own marker (all when None): the picture's bare-tile
+    limits and its noise are measured on those alone, so a tile placed from the prior, a
+    hand over it, changes nothing another tile reads."""
     table = refs.table()
     points = {v: lit[v].lab[:, layouts[v].bare_at, :] for v in lit}
-    limits = Bare.of(np.concatenate([p.reshape(-1, 3) for p in points.values()]), refs.tile)
+    if seen is None or not any(seen[v].any() for v in lit):
+        seen = {v: np.ones(len(lit[v].lab), bool) for v in lit}
+    limits = Bare.of(
+        np.concatenate(
+            [(points[v] if seen[v].all() else points[v][seen[v]]).reshape(-1, 3) for v in lit]
+        ),
+        refs.tile,
+    )
+    rows_seen = np.concatenate([seen[v] for v in lit])
     bare = {v: limits.foreign(points[v], refs.tile).astype(np.float32) for v in lit}
     # Each variant's bare points that look like bare tile, and their a*, b* (T x N each):
     # the slots' own surrounds in hue (:func:`_around`).
@@ -484,13 +500,14 @@ def measure(
         )
     # The picture's noise: the foreign points' share in the rings that look clear or nearly
     # (a ring under a hand says nothing of it).
-    foreign = np.concatenate([m.covered_points.ravel() for m in out])
-    sizes = np.concatenate([r.ravel() for r in rings])
+    foreign = np.concatenate([m.covered_points[rows_seen].ravel() for m in out])
+    sizes = np.concatenate([r[rows_seen].ravel() for r in rings])
     calm = foreign <= NOISE_RING_SHARE * sizes
     rate = float(foreign[calm].sum() / max(int(sizes[calm].sum()), 1))
-    least = _least_foreign(np.arange(int(sizes.max()) + 1 if sizes.size else 1), rate)
+    largest = max((int(r.max()) for r in rings if r.size), default=0)
+    least = _least_foreign(np.arange(largest + 1), rate)
     return [
-        dataclasses.replace(m, covered_least=least[ring], noise_rate=rate)
+        dataclasses.replace(m, covered_least=least[ring], noise_rate=rate, seen=rows_seen)
         for m, ring in zip(out, rings, strict=True)
     ]
 
@@ -508,19 +525,26 @@ def _around(kept: Floats, kept_a: Floats, kept_b: Floats, surround: Floats) -> F
 
 
 def outline_contrasts(measured: list[Measured]) -> Floats:
-    """The outline contrasts of the slots that look empty and clear of anything."""
+    """The outline contrasts of the slots that look empty and clear of anything, on the
+    tiles found by their own marker."""
     found = [
-        m.contrast[looks_empty(m.hue, m.lightness) & (m.covered < COVERED_SHARE / 2)]
+        m.contrast[_seen(m) & looks_empty(m.hue, m.lightness) & (m.covered < COVERED_SHARE / 2)]
         for m in measured
         if m.kind.kind != "mineral"
     ]
     found += [
-        m.contrast[(m.lightness <= EMPTY_LIGHT) & (m.covered < COVERED_SHARE / 2)]
+        m.contrast[_seen(m) & (m.lightness <= EMPTY_LIGHT) & (m.covered < COVERED_SHARE / 2)]
         for m in measured
         if m.kind.kind == "mineral"
     ]
     out: Floats = np.concatenate([f.ravel() for f in found]) if found else np.zeros(0, np.float32)
     return out
+
+
+def _seen(m: Measured) -> Bools:
+    """T x 1: the rows of tiles found by their own marker."""
+    rows: Bools = np.ones(len(m.contrast), bool) if m.seen is None else m.seen
+    return rows[:, None]
 
 
 def decide(
