@@ -382,10 +382,10 @@ def _read_with(small: State, monkeypatch: pytest.MonkeyPatch, kind: str, made: A
     replaced by the fields ``made(refs, measured)`` gives."""
     measure = slots.measure
 
-    def changed(layouts: Any, lit: Any, refs: slots.References) -> Any:
+    def changed(layouts: Any, lit: Any, refs: slots.References, *rest: Any) -> Any:
         return [
             dataclasses.replace(m, **made(refs, m)) if m.kind.kind == kind else m
-            for m in measure(layouts, lit, refs)
+            for m in measure(layouts, lit, refs, *rest)
         ]
 
     monkeypatch.setattr(recognize_module, "measure", changed)
