@@ -622,14 +622,11 @@ def read_tiles(
     }
     if not any(rows.any() for rows in by_marker.values()):
         by_marker = {v: np.ones(len(chosen), bool) for v, (chosen, _, _) in groups.items()}
-    bare = np.concatenate(
-        [
-            (linear if by_marker[v].all() else linear[by_marker[v]])[:, layouts[v].bare_at].reshape(
-                -1, 3
-            )
-            for v, (_, linear, _) in groups.items()
-        ]
-    )
+    trusted = {
+        v: linear if by_marker[v].all() else linear[by_marker[v]]
+        for v, (_, linear, _) in groups.items()
+    }
+    bare = np.concatenate([trusted[v][:, layouts[v].bare_at].reshape(-1, 3) for v in trusted])
     refs = References(
         card.swatches,
         # Channels as rows: a median along each contiguous row, not down strided columns.
