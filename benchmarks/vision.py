@@ -277,11 +277,15 @@ def bench_speed(width: int, height: int, runs: int, players: int = 8) -> dict[st
 
 
 def run(
-    *, quick: bool = False, boards_count: int | None = None, cache: Path | None = None
+    *,
+    quick: bool = False,
+    boards_count: int | None = None,
+    cache: Path | None = None,
+    seed: int = SEED,
 ) -> dict[str, Any]:
     machine = machine_info()
     count = boards_count or (QUICK_BOARDS if quick else BOARDS)
-    accuracy = bench_accuracy(count, cache)
+    accuracy = bench_accuracy(count, cache, seed)
     runs = QUICK_SPEED_RUNS if quick else SPEED_RUNS
     # The quick mode (a smoke run) times smaller pictures: rendering a still takes seconds.
     shrink = 2 if quick else 1
@@ -395,9 +399,15 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     parser.add_argument(
         "--cache", type=Path, help="keep the drawn pictures here and reuse them next time"
     )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=SEED,
+        help=f"draw another set of pictures (default {SEED}, the set the figures are kept for)",
+    )
     args = parser.parse_args(argv)
     stream = out if out is not None else sys.stdout
-    results = run(quick=args.quick, boards_count=args.boards, cache=args.cache)
+    results = run(quick=args.quick, boards_count=args.boards, cache=args.cache, seed=args.seed)
     if args.json:
         stream.write(json.dumps(results, indent=2, sort_keys=True) + "\n")
     else:

@@ -20,8 +20,10 @@ def test_quick_run_reports_accuracy_and_speed() -> None:
     report = format_report(results)
     assert "speed 1080p" in report and "accuracy over 2 rendered pictures" in report
     json.dumps(results)
-    assert main(["--quick", "--json"], out=out) == 0
-    assert json.loads(out.getvalue())["suite"] == "vision"
+    assert main(["--quick", "--json", "--seed", "7"], out=out) == 0
+    printed = json.loads(out.getvalue())
+    assert printed["suite"] == "vision"
+    assert printed["accuracy"]["seed"] == 7 and results["accuracy"]["seed"] == 2026
 
 
 def test_the_benchmark_draws_the_same_pictures_every_time() -> None:
