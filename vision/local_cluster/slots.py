@@ -372,13 +372,13 @@ class Measured:
     d2: Floats
     glyph: tuple[Floats, Floats] | None
     """How much darker than the token its glyph's centre disc and middle ring are."""
+    seen: Bools
+    """T: the tiles found by their own marker (:func:`measure`'s ``seen``)."""
     empty_hue: float = EMPTY_HUE
     """How far in hue an empty slot's inside may be on this picture (:class:`Bare`)."""
     noise_rate: float = 0.0
     """The share of bare points beyond the limits in the rings that look clear or nearly:
     the picture's own noise."""
-    seen: Bools | None = None
-    """T: the tiles found by their own marker (:func:`measure`'s ``seen``)."""
 
 
 def measure(
@@ -389,12 +389,13 @@ def measure(
 ) -> list[Measured]:
     """Every kind of slot on every tile, measured: one :class:`Measured` per kind, its rows
     the tiles of each variant in turn (as ``lit`` orders them). ``seen`` marks each
-    variant's tiles found by their own marker (all when None): the picture's bare-tile
+    variant's tiles found by their own marker (all when None; ``recognize.read_tiles``
+    passes all when none was): the picture's bare-tile
     limits and its noise are measured on those alone, so a tile placed from the prior, a
     hand over it, changes nothing another tile reads."""
     table = refs.table()
     points = {v: lit[v].lab[:, layouts[v].bare_at, :] for v in lit}
-    if seen is None or not any(seen[v].any() for v in lit):
+    if seen is None:
         seen = {v: np.ones(len(lit[v].lab), bool) for v in lit}
     limits = Bare.of(
         np.concatenate(
@@ -495,6 +496,7 @@ def measure(
                 d[..., 0],
                 d[..., 1],
                 glyph,
+                rows_seen,
                 limits.empty_hue,
             )
         )
@@ -507,7 +509,7 @@ def measure(
     largest = max((int(r.max()) for r in rings if r.size), default=0)
     least = _least_foreign(np.arange(largest + 1), rate)
     return [
-        dataclasses.replace(m, covered_least=least[ring], noise_rate=rate, seen=rows_seen)
+        dataclasses.replace(m, covered_least=least[ring], noise_rate=rate)
         for m, ring in zip(out, rings, strict=True)
     ]
 
@@ -528,23 +530,19 @@ def outline_contrasts(measured: list[Measured]) -> Floats:
     """The outline contrasts of the slots that look empty and clear of anything, on the
     tiles found by their own marker."""
     found = [
-        m.contrast[_seen(m) & looks_empty(m.hue, m.lightness) & (m.covered < COVERED_SHARE / 2)]
+        m.contrast[
+            m.seen[:, None] & looks_empty(m.hue, m.lightness) & (m.covered < COVERED_SHARE / 2)
+        ]
         for m in measured
         if m.kind.kind != "mineral"
     ]
     found += [
-        m.contrast[_seen(m) & (m.lightness <= EMPTY_LIGHT) & (m.covered < COVERED_SHARE / 2)]
+        m.contrast[m.seen[:, None] & (m.lightness <= EMPTY_LIGHT) & (m.covered < COVERED_SHARE / 2)]
         for m in measured
         if m.kind.kind == "mineral"
     ]
     out: Floats = np.concatenate([f.ravel() for f in found]) if found else np.zeros(0, np.float32)
     return out
-
-
-def _seen(m: Measured) -> Bools:
-    """T x 1: the rows of tiles found by their own marker."""
-    rows: Bools = np.ones(len(m.contrast), bool) if m.seen is None else m.seen
-    return rows[:, None]
 
 
 def decide(
