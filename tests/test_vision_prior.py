@@ -10,6 +10,7 @@ import math
 import pytest
 
 from benchmarks.vision import boards, clear_prior
+from benchmarks.vision import rendered as benchmark_picture
 from companion.local_cluster.board_scan import BoardScan, SlotState, TileReading
 from companion.service import TableService
 from vision.attachment import CameraAttachment
@@ -245,7 +246,7 @@ def _benchmark_picture(index: int, moved: dict[str, tuple[float, float]]) -> Cas
     """Issue 18's benchmark picture ``index`` read with the prior the camera would hold,
     the tiles in ``moved`` shifted in it by (x, y) mm (moved under the hand since)."""
     board = boards(index + 1)[index]
-    picture = render(sample_state(board.state_seed, board.players), board.conditions)
+    picture = benchmark_picture(board)[0]
     prior = clear_prior(board)
     assert prior is not None
     prior = Prior(

@@ -15,6 +15,7 @@ import pytest
 from threadpoolctl import threadpool_info, threadpool_limits
 
 from benchmarks.vision import boards, clear_prior
+from benchmarks.vision import rendered as benchmark_picture
 from companion.local_cluster.atoms import Colour
 from companion.local_cluster.board_scan import SlotState
 from companion.local_cluster.state import Craft, State
@@ -272,7 +273,7 @@ def test_a_soft_card_without_glare_is_not_called_glared() -> None:
     any glare: its colours are still read (issue 18's benchmark, picture 12)."""
     board = boards(13)[12]
     assert board.conditions.glare == 0
-    rendered = render(sample_state(board.state_seed, board.players), board.conditions)
+    rendered = benchmark_picture(board)[0]
     found = recognize(rendered.image, expected=list(rendered.tiles))
     assert not any("glare" in note for note in found.notes)
     tally = _tally(rendered, found)
@@ -349,7 +350,7 @@ def test_a_hands_edge_by_an_empty_mineral_slot_is_no_mineral() -> None:
     """A light patch of skin hue inside a mineral outline is not read as the mineral grey
     (issue 18's benchmark, picture 21: S20's mineral1 had read as a token at 0.73)."""
     board = boards(22)[21]
-    rendered = render(sample_state(board.state_seed, board.players), board.conditions)
+    rendered = benchmark_picture(board)[0]
     found = recognize(rendered.image, expected=list(rendered.tiles))
     assert "mineral1" in rendered.tiles["S20"].occluded
     tile = found.scan.tile("S20")
@@ -366,7 +367,7 @@ def test_a_fingers_edge_over_an_empty_mineral_slot_is_too_red_for_a_mineral() ->
     7, picture 4: S22's mineral3 and S47's mineral4 read as tokens at 0.77 and 0.69, their
     rings hemmed in on the side the finger lay)."""
     board = boards(5, seed=7)[4]
-    rendered = render(sample_state(board.state_seed, board.players), board.conditions)
+    rendered = benchmark_picture(board)[0]
     found = recognize(rendered.image, expected=list(rendered.tiles))
     for sector, slot in (("S22", "mineral3"), ("S47", "mineral4")):
         assert slot in rendered.tiles[sector].occluded
@@ -484,7 +485,7 @@ def _read_unknown_with_its_prior(index: int, sector: str, slot: str) -> None:
     own reading of the same table just before, nothing over it): ``sector``'s ``slot`` is
     unknown, and nothing in the picture is read wrong."""
     board = boards(index + 1)[index]
-    rendered = render(sample_state(board.state_seed, board.players), board.conditions)
+    rendered = benchmark_picture(board)[0]
     prior = clear_prior(board)
     assert prior is not None
     found = recognize(rendered.image, expected=list(rendered.tiles), prior=prior)
@@ -592,7 +593,7 @@ def test_the_cards_swatches_lose_only_the_glare_their_black_squares_show_not_the
     benchmark's pictures (seed 7, picture 29); the glare is now taken off in the light's
     own colour."""
     board = boards(30, seed=7)[29]
-    rendered = render(sample_state(board.state_seed, board.players), board.conditions)
+    rendered = benchmark_picture(board)[0]
     tally = _tally(rendered)
     assert tally.wrong == [] and tally.occluded_wrong == []
     assert tally.right >= 40, (tally.right, tally.visible)
@@ -603,7 +604,7 @@ def test_a_highlights_even_halo_on_the_card_is_taken_off_and_colours_read() -> N
     each: the black squares say how much, so colours are read, and none wrong (issue 18's
     benchmark, picture 5: no claim or unit had been read on the whole board)."""
     board = boards(6)[5]
-    rendered = render(sample_state(board.state_seed, board.players), board.conditions)
+    rendered = benchmark_picture(board)[0]
     found = recognize(rendered.image, expected=list(rendered.tiles))
     assert not any("calibration card" in note for note in found.notes)
     tally = _tally(rendered, found)
