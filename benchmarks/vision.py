@@ -9,7 +9,10 @@ The pictures (:func:`boards`) mix what a camera over a table gives: 1080p frames
 resolution stills (1.1-1.7 px/mm) and frames taken from too far (below 0.5 px/mm), each
 under conditions drawn with :meth:`Conditions.random` (hands, dark sleeves, glare, warm light,
 JPEG 60-95, paper whites, mats, tokens up to 3 mm off-centre and 10 degrees turned, tiles
-with gaps and turned, face prints glued a little off, dark printing, Bayer demosaicing).
+with gaps and turned, face prints glued a little off, dark printing, Bayer demosaicing). The
+positions are a few turns of greedy play with one to four strike craft a player deployed
+(:func:`deployed`): the turns alone deploy hardly any, and a table later in the game holds
+dozens, each 3-4 mm from the next.
 
 Counted per picture: a tile is *visible* when nothing lies over its marker and glare does
 not wash it out; a slot is *occluded* when a hand, a sleeve or strong glare (over 0.2 of
@@ -37,6 +40,7 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -44,7 +48,8 @@ from typing import Any, TextIO
 import cv2
 
 from benchmarks.machine import header, machine_info
-from companion.local_cluster.atoms import SectorId
+from companion.local_cluster.atoms import Colour, SectorId, UnitType
+from companion.local_cluster.state import Craft, State
 from vision.errors import VisionError
 from vision.local_cluster.recognize import Prior, Recognition, recognize
 from vision.local_cluster.synthetic import Conditions, Rendered, render, sample_state
@@ -56,6 +61,10 @@ SEED = 2026
 SPEED_RUNS = 9
 QUICK_SPEED_RUNS = 1
 TARGET_1080_MS = 30.0
+CRAFT_EACH = 4
+"""A picture's table carries between one and this many strike craft a player (the box holds
+24 a colour)."""
+CRAFT_SLOTS = 6
 TARGET_STILL_MS = 300.0
 TARGET_RIGHT = 0.99
 BANDS = (("below 0.5", 0.0, 0.5), ("0.5 to 1", 0.5, 1.0), ("1 and above", 1.0, 99.0))
@@ -77,6 +86,8 @@ class Board:
     state_seed: int
     players: int
     conditions: Conditions
+    craft: int = 0
+    """Strike craft deployed on the table, added to the position (:func:`deployed`)."""
 
 
 def boards(count: int, seed: int = SEED) -> list[Board]:
@@ -92,19 +103,80 @@ def boards(count: int, seed: int = SEED) -> list[Board]:
             pick -= kind[0]
         _, players, (width, height), fill = kind
         conditions = Conditions.random(rng, width=width, height=height, fill=fill)
-        out.append(Board(index, rng.randrange(1, 40), rng.choice(players), conditions))
+        state_seed, count = rng.randrange(1, 40), rng.choice(players)
+        # From a stream of its own, so that the pictures' other draws stay as they were.
+        craft = random.Random(f"craft {seed} {index}").randint(count, CRAFT_EACH * count)
+        out.append(Board(index, state_seed, count, conditions, craft))
     return out
+
+
+def without_craft(index: int, seed: int = SEED) -> Board:
+    """Picture ``index`` as the benchmark drew it before it deployed strike craft
+    (:func:`deployed`): the pictures the recognizer's regression tests were found in."""
+    return dataclasses.replace(boards(index + 1, seed)[index], craft=0)
+
+
+def deployed(state: State, count: int, rng: random.Random) -> State:
+    """``state`` with up to ``count`` more strike craft deployed, as a game further on than
+    :func:`sample_state`'s few turns shows them (it hardly deploys any): each owned by a
+    carrier of its colour (a unit of that colour made a carrier where none has room; at most
+    3 craft a carrier, R4.4) and lying in or beside the carrier's sector, in none that holds
+    another colour's unit or craft (R4.5), at most six to a tile. The position stays legal."""
+    units = {u.id: u for u in state.units}
+    craft = list(state.craft)
+    owned = Counter(c.carrier for c in craft)
+    unit_at = {u.sector: u.owner for u in state.units}
+    craft_at: dict[SectorId, set[Colour]] = {}
+    for c in craft:
+        craft_at.setdefault(c.sector, set()).add(c.owner)
+    colours = sorted({u.owner for u in state.units}, key=lambda c: c.rank)
+    for _ in range(count):
+        if not colours:
+            break
+        owner = rng.choice(colours)
+        roomy = [
+            u
+            for u in units.values()
+            if u.owner is owner and u.kind is UnitType.CARRIER and u.docked + owned[u.id] < 3
+        ]
+        if not roomy:
+            others = [
+                u for u in units.values() if u.owner is owner and u.kind is not UnitType.CARRIER
+            ]
+            if not others:
+                continue
+            made = dataclasses.replace(rng.choice(others), kind=UnitType.CARRIER)
+            units[made.id] = made
+            roomy = [made]
+        carrier = rng.choice(roomy)
+        places = [
+            s
+            for s in sorted({carrier.sector, *state.galaxy.neighbours[carrier.sector]})
+            if unit_at.get(s, owner) is owner
+            and craft_at.get(s, {owner}) <= {owner}
+            and sum(c.sector == s for c in craft) < CRAFT_SLOTS
+        ]
+        if not places:
+            continue
+        sector = rng.choice(places)
+        craft.append(Craft(carrier.id, owner, sector))
+        owned[carrier.id] += 1
+        craft_at.setdefault(sector, set()).add(owner)
+    return state.replace(units=tuple(units.values()), craft=tuple(craft))
 
 
 def rendered(board: Board, cache: Path | None = None) -> tuple[Rendered, tuple[SectorId, ...]]:
     """The board's picture and its sectors, drawn (or read back from ``cache``)."""
-    path = None if cache is None else cache / f"board-{board.index:04d}.pickle"
+    path = None if cache is None else cache / f"board-{board.index:04d}-{board.craft}.pickle"
     if path is not None and path.exists():
         with path.open("rb") as handle:
             found: tuple[Rendered, tuple[SectorId, ...]] = pickle.load(handle)
         if found[0].conditions == board.conditions:
             return found
     state = sample_state(board.state_seed, board.players)
+    state = deployed(
+        state, board.craft, random.Random(f"deployed {board.state_seed} {board.index}")
+    )
     result = (render(state, board.conditions), tuple(state.galaxy.ids))
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -122,7 +194,7 @@ def clear_prior(board: Board, cache: Path | None = None) -> Prior | None:
     """The prior the camera would hold: its own reading of the clear picture (None when even
     that picture has no usable card)."""
     clear = dataclasses.replace(board, conditions=clear_conditions(board.conditions))
-    path = None if cache is None else cache / f"clear-{board.index:04d}.pickle"
+    path = None if cache is None else cache / f"clear-{board.index:04d}-{board.craft}.pickle"
     found = None
     if path is not None and path.exists():
         with path.open("rb") as handle:

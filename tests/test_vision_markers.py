@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from benchmarks.vision import boards
 from benchmarks.vision import rendered as benchmark_picture
+from benchmarks.vision import without_craft
 from vision.local_cluster.kit import load_kit
 from vision.local_cluster.markers import (
     LEAST_PERIMETER,
@@ -140,7 +140,7 @@ def test_blurred_markers_the_cells_do_not_read_are_matched_whole() -> None:
     cells' centres found 31 of its 41 visible tiles; matched whole against every kit marker
     as the picture's blur shows it, 37 are found. S33's marker, nearly a checkerboard,
     matches the card's marker 97 almost as well: not taken. No tile that is not there."""
-    board = boards(78)[77]
+    board = without_craft(77)
     rendered = benchmark_picture(board)[0]
     gray = cv2.cvtColor(rendered.image, cv2.COLOR_BGR2GRAY)
     visible = {int(s[1:]) for s, t in rendered.tiles.items() if t.marker_visible}
@@ -194,7 +194,7 @@ def test_a_blurred_marker_whose_white_cells_stand_alone_is_found_in_a_1080p_fram
     In issue 18's benchmark picture 3 (a whole 8-player board at 0.68 px/mm, 1.3 px of blur,
     a highlight) every other tile was found and S37 was not, neither by the detector nor
     cell by cell; matched whole, it is found."""
-    board = boards(4)[3]
+    board = without_craft(3)
     rendered = benchmark_picture(board)[0]
     assert rendered.px_per_mm < 0.85 and rendered.tiles["S37"].marker_visible
     gray = cv2.cvtColor(rendered.image, cv2.COLOR_BGR2GRAY)

@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from benchmarks.vision import boards, clear_prior
+from benchmarks.vision import clear_prior, without_craft
 from benchmarks.vision import rendered as benchmark_picture
 from companion.local_cluster.board_scan import BoardScan, SlotState, TileReading
 from companion.service import TableService
@@ -245,7 +245,7 @@ def test_an_unsure_reading_on_a_placed_tile_is_unknown(sleeved: Case, handed: Ca
 def _benchmark_picture(index: int, moved: dict[str, tuple[float, float]]) -> Case:
     """Issue 18's benchmark picture ``index`` read with the prior the camera would hold,
     the tiles in ``moved`` shifted in it by (x, y) mm (moved under the hand since)."""
-    board = boards(index + 1)[index]
+    board = without_craft(index)
     picture = benchmark_picture(board)[0]
     prior = clear_prior(board)
     assert prior is not None

@@ -11,10 +11,11 @@ UNKNOWN, never a guess (docs/physical-kit.md, "How the camera reads the kit"):
 2. **Covered?** Its surround's ring nearest the slot's zone must then look like printed
    tile: not lighter (a hand, a card), not darker than a shadow leaves it, not another hue,
    beyond what the picture's own noise puts there; and most of its whole surround must.
-   Otherwise UNKNOWN.
-3. **Empty** only when the slot's inside looks like bare tile in hue and lightness *and* its
-   printed outline shows (a dark sleeve or a dark object may look like bare tile; neither
-   shows the outline).
+   Otherwise UNKNOWN. A reading is no surer than its ring and its whole surround are clear.
+3. **Empty** only when the slot's inside looks like bare tile in hue and lightness, its
+   body is no token's colour, *and* its printed outline shows, along every side (a dark
+   sleeve or a dark object may look like bare tile; neither shows the outline, and a
+   token's edge left showing beside a sleeve lifts only one side).
 4. **A token** only when its inside is far from bare tile, its body (read at the candidate
    centre least like bare tile: tokens lie off-centre and turned) is even, near one of the
    card's swatches and clearly nearer to it than to any other; a unit's glyph must then fall
@@ -101,6 +102,13 @@ the bare points' median hue distance from bare tile, at most ``EMPTY_HUE_MOST``:
 below any colour token (50 or more in issue 18's benchmark and in
 ``test_strike_craft_of_every_colour_under_warm_light_are_never_read_empty``); white tokens
 are told by lightness. Whether a token is read still uses ``EMPTY_HUE``."""
+EMPTY_HUE_RINGED = {"craft": 1.5}
+"""A strike craft slot's inside (3.5 mm across the middle of a 10 mm circle) may be this
+many times further in hue: its outline rings it closely, and JPEG keeps colour at half the
+resolution of light, so the lighter outline's blue bleeds into the dark inside (issue 18's
+benchmark, five sets of pictures: empty craft insides up to 2.7 times the limit in warm JPEG
+60 pictures, and no other slot beyond it; the least colourful craft token dark enough to
+pass for empty, a purple one at 2700 K, 2.1 times)."""
 EMPTY_LIGHT = 0.3
 """...and lighter than bare tile by at most this share of the way to the darkest light
 token (white, yellow, aqua, pink, mineral): blur brings some of the outline's light in."""
@@ -113,6 +121,12 @@ board (and the board's outlines must show at all: ``OUTLINE_LEAST``)."""
 OUTLINE_LEAST = 3.5
 OUTLINE_SHOWS = 2.5
 """...and any empty slot's outline must show at least this much (L*)."""
+OUTLINE_PARTS = {"claim": 3, "unit": 6, "mineral": 3, "craft": 4}
+"""An outline's sides (a circle's quarters), each of which must show."""
+OUTLINE_ROUND = 0.2
+"""An empty slot's outline shows at least this share of the board's outline contrast along
+every side: a dark sleeve over part of the slot (it passes for bare tile) hides the outline
+there, and a token's edge showing beside the sleeve lifts the outline's mean."""
 
 # Tokens -----------
 FAR = 24.0
@@ -363,6 +377,9 @@ class Measured:
     :attr:`References.light_span`."""
     contrast: Floats
     """How much lighter each printed outline looks than either side of it."""
+    contrast_least: Floats
+    """...and along its least side (:data:`OUTLINE_PARTS`): a dark sleeve over part of a
+    slot hides the outline there, whatever a token's edge beside it shows."""
     colour: Floats
     """T x S x 3: the token's body at its best candidate."""
     spread: Floats
@@ -466,7 +483,9 @@ def measure(
             np.hypot(inner[..., 1] - around[..., 0], inner[..., 2] - around[..., 1]),
         )
         lightness = (inner[..., 0] - refs.tile[0]) / refs.light_span
-        contrast = on.mean(axis=2) - (outside.mean(axis=2) + inner[..., 0]) / 2
+        level = (outside.mean(axis=2) + inner[..., 0]) / 2
+        contrast = on.mean(axis=2) - level
+        contrast_least = _least_part(on, OUTLINE_PARTS[kind.kind]) - level
         distances = np.sqrt(((colour[:, :, None, :] - table[None, None]) ** 2).sum(axis=3))
         order = np.argsort(distances, axis=2)[..., :2]
         d = np.take_along_axis(distances, order, axis=2)
@@ -490,6 +509,7 @@ def measure(
                 hue,
                 lightness,
                 contrast,
+                contrast_least,
                 colour,
                 spread,
                 order[..., 0],
@@ -512,6 +532,14 @@ def measure(
         dataclasses.replace(m, covered_least=least[ring], noise_rate=rate)
         for m, ring in zip(out, rings, strict=True)
     ]
+
+
+def _least_part(on: Floats, parts: int) -> Floats:
+    """The darkest of an outline's ``parts`` equal runs of points (its sides, in order; a
+    circle's quarters), each run's mean: T x S from T x S x O."""
+    runs = np.array_split(on, parts, axis=2)
+    out: Floats = np.min(np.stack([r.mean(axis=2) for r in runs]), axis=0)
+    return out
 
 
 def _around(kept: Floats, kept_a: Floats, kept_b: Floats, surround: Floats) -> Floats:
@@ -601,13 +629,18 @@ def _decide_kind(
     usable = ~(covered | (m.surround_share > SURROUND_COVERED) | glare)
     if not refs.fine and m.kind.kind in ("mineral", "craft"):
         usable[:] = False
-    # How clear the ring is, beyond the foreign points the picture's noise puts anywhere.
-    clear = 1 - np.maximum(m.covered - m.noise_rate, 0) / COVERED_SHARE
+    # How clear the ring is, beyond the foreign points the picture's noise puts anywhere, and
+    # the whole surround (a hand beside the slot, over the ring's sparse points or not).
+    clear = np.minimum(
+        1 - np.maximum(m.covered - m.noise_rate, 0) / COVERED_SHARE,
+        1 - np.maximum(m.surround_share - m.noise_rate, 0) / SURROUND_COVERED,
+    )
     outline = max(refs.outline, 1e-6)
     shows = (
         refs.fine
         & (refs.outline >= OUTLINE_LEAST)
         & (m.contrast >= OUTLINE_SHARE * refs.outline)
+        & (m.contrast_least >= OUTLINE_ROUND * refs.outline)
         & (m.contrast >= OUTLINE_SHOWS)
     )
     state = np.zeros(m.covered.shape, np.int64)
@@ -636,14 +669,18 @@ def _decide_kind(
             sure,
         )
     else:
-        looks = looks_empty(m.hue, m.lightness, hue_limit=m.empty_hue)
-        empty = usable & looks & shows
-        toward = np.maximum(m.hue / m.empty_hue, m.lightness / EMPTY_LIGHT)
+        hue_limit = m.empty_hue * EMPTY_HUE_RINGED.get(m.kind.kind, 1.0)
+        looks = looks_empty(m.hue, m.lightness, hue_limit=hue_limit)
+        gap = m.d2 - m.d1
+        # Nothing in the zone looks like a token's colour: a blurred token dropped off-centre
+        # can leave the inside near bare tile in hue, never its body.
+        coloured = (m.nearest != NAMES.index("tile")) & (m.d1 <= FAR) & (gap >= MARGIN)
+        empty = usable & looks & shows & ~coloured
+        toward = np.maximum(m.hue / hue_limit, m.lightness / EMPTY_LIGHT)
         state[empty] = 1
         sure = np.where(
             empty, np.minimum.reduce([clear, 1 - toward / 2, m.contrast / outline]), sure
         )
-        gap = m.d2 - m.d1
         white = refs.swatches["white"]
         token = (
             usable
