@@ -665,7 +665,7 @@ def _decide_kind(
         sure = np.where(token, np.minimum(clear, 0.5 + where - MINERAL_PRESENT), sure)
         sure = np.where(
             empty,
-            np.minimum.reduce([clear, m.contrast / outline, 0.5 + MINERAL_EMPTY - where]),
+            np.minimum.reduce([clear, m.contrast / outline, 1 - where / (2 * MINERAL_EMPTY)]),
             sure,
         )
     else:
