@@ -48,7 +48,7 @@ from typing import Any, TextIO
 import cv2
 
 from benchmarks.machine import header, machine_info
-from companion.local_cluster.atoms import Colour, SectorId, UnitType
+from companion.local_cluster.atoms import CARRIER_CAPACITY, Colour, SectorId, UnitType
 from companion.local_cluster.state import Craft, State
 from vision.errors import VisionError
 from vision.local_cluster.recognize import Prior, Recognition, recognize
@@ -65,6 +65,7 @@ CRAFT_EACH = 4
 """A picture's table carries between one and this many strike craft a player (the box holds
 24 a colour)."""
 CRAFT_SLOTS = 6
+"""A tile shows at most this many strike craft (its craft slots)."""
 TARGET_STILL_MS = 300.0
 TARGET_RIGHT = 0.99
 BANDS = (("below 0.5", 0.0, 0.5), ("0.5 to 1", 0.5, 1.0), ("1 and above", 1.0, 99.0))
@@ -137,7 +138,9 @@ def deployed(state: State, count: int, rng: random.Random) -> State:
         roomy = [
             u
             for u in units.values()
-            if u.owner is owner and u.kind is UnitType.CARRIER and u.docked + owned[u.id] < 3
+            if u.owner is owner
+            and u.kind is UnitType.CARRIER
+            and u.docked + owned[u.id] < CARRIER_CAPACITY
         ]
         if not roomy:
             others = [

@@ -349,14 +349,21 @@ def test_something_at_the_edge_of_a_slots_zone_makes_it_unknown(small: State) ->
 def test_a_hands_edge_by_an_empty_mineral_slot_is_no_mineral() -> None:
     """A light patch of skin hue inside a mineral outline is not read as the mineral grey
     (issue 18's benchmark, picture 21: S20's mineral1 had read as a token at 0.73)."""
-    board = without_craft(21)
+    _covered_slots_not_read_as(without_craft(21), [("S20", "mineral1")], SlotState.TOKEN)
+
+
+def _covered_slots_not_read_as(
+    board: Board, where: list[tuple[str, str]], state: SlotState
+) -> None:
+    """Issue 18's benchmark picture ``board``, read alone: each (sector, slot) of ``where``,
+    something over it, is not read as ``state``, and nothing in the picture is read wrong."""
     rendered = benchmark_picture(board)[0]
     found = recognize(rendered.image, expected=list(rendered.tiles))
-    assert "mineral1" in rendered.tiles["S20"].occluded
-    tile = found.scan.tile("S20")
-    assert tile is not None
-    reading = next(r for r in tile.slots if r.slot == "mineral1")
-    assert reading.state is not SlotState.TOKEN
+    for sector, slot in where:
+        assert slot in rendered.tiles[sector].occluded
+        tile = found.scan.tile(sector)
+        assert tile is not None
+        assert next(r for r in tile.slots if r.slot == slot).state is not state
     tally = _tally(rendered, found)
     assert tally.wrong == [] and tally.occluded_wrong == []
 
@@ -366,16 +373,9 @@ def test_a_fingers_edge_over_an_empty_mineral_slot_is_too_red_for_a_mineral() ->
     edge half over an empty slot is not a mineral (issue 18's second set of pictures, seed
     7, picture 4: S22's mineral3 and S47's mineral4 read as tokens at 0.77 and 0.69, their
     rings hemmed in on the side the finger lay)."""
-    board = without_craft(4, seed=7)
-    rendered = benchmark_picture(board)[0]
-    found = recognize(rendered.image, expected=list(rendered.tiles))
-    for sector, slot in (("S22", "mineral3"), ("S47", "mineral4")):
-        assert slot in rendered.tiles[sector].occluded
-        tile = found.scan.tile(sector)
-        assert tile is not None
-        assert next(r for r in tile.slots if r.slot == slot).state is not SlotState.TOKEN
-    tally = _tally(rendered, found)
-    assert tally.wrong == [] and tally.occluded_wrong == []
+    _covered_slots_not_read_as(
+        without_craft(4, seed=7), [("S22", "mineral3"), ("S47", "mineral4")], SlotState.TOKEN
+    )
 
 
 def _read_with(small: State, monkeypatch: pytest.MonkeyPatch, kind: str, made: Any) -> set[str]:
@@ -736,14 +736,7 @@ def test_a_dark_sleeve_over_part_of_a_slot_hides_its_outline_there_whatever_a_to
     contrast to 0.65 of the board's, and the claim read empty at 0.62; over half a mineral
     (picture 18), 0.64, empty at 0.58. Along its least side the outline showed -0.12 and
     0.10 of the board's contrast; an empty slot's outline must show 0.2 along every side."""
-    rendered = benchmark_picture(boards(index + 1)[index])[0]
-    found = recognize(rendered.image, expected=list(rendered.tiles))
-    assert slot in rendered.tiles[sector].occluded
-    tile = found.scan.tile(sector)
-    assert tile is not None
-    assert next(r for r in tile.slots if r.slot == slot).state is not SlotState.EMPTY
-    tally = _tally(rendered, found)
-    assert tally.wrong == [] and tally.occluded_wrong == []
+    _covered_slots_not_read_as(boards(index + 1)[index], [(sector, slot)], SlotState.EMPTY)
 
 
 def test_an_empty_strike_craft_slot_ringed_by_its_outline_reads_empty_under_warm_jpeg_light(

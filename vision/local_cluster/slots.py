@@ -103,7 +103,7 @@ below any colour token (50 or more in issue 18's benchmark and in
 ``test_strike_craft_of_every_colour_under_warm_light_are_never_read_empty``); white tokens
 are told by lightness. Whether a token is read still uses ``EMPTY_HUE``."""
 EMPTY_HUE_RINGED = {"craft": 1.5}
-"""A strike craft slot's inside (3.5 mm across the middle of a 10 mm circle) may be this
+"""A strike craft slot's inside (the middle of a 10 mm circle) may be this
 many times further in hue: its outline rings it closely, and JPEG keeps colour at half the
 resolution of light, so the lighter outline's blue bleeds into the dark inside (issue 18's
 benchmark, five sets of pictures: empty craft insides up to 2.7 times the limit in warm JPEG
