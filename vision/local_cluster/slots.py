@@ -136,6 +136,12 @@ MARGIN = 10.0
 UNEVEN = 12.0
 """A token body whose colours spread more than this (Lab standard deviation) straddles an
 edge: unknown."""
+UNEVEN_PLAIN = 18.0
+"""...unless its colour is unmistakable, within half ``FAR`` of its swatch and twice
+``MARGIN`` nearer to it than to the next: then it may spread this much. A body straddling an
+edge has the mean of two colours, far from every swatch or near two; warm light with JPEG
+60 spreads a token's own colour (issue 18's benchmark, five sets of pictures: 398 slots
+unknown for a spread of 12-18 alone, every one of them nearest its own colour)."""
 MINERAL_EMPTY, MINERAL_PRESENT = 0.25, 0.42
 """Where a mineral slot's inside lies between bare tile (0) and the card's mineral grey
 (1): at most the first, it is empty (if its outline shows); at least the second, it holds a
@@ -682,6 +688,7 @@ def _decide_kind(
             empty, np.minimum.reduce([clear, 1 - toward / 2, m.contrast / outline]), sure
         )
         white = refs.swatches["white"]
+        plain = (m.d1 <= FAR / 2) & (gap >= 2 * MARGIN)
         token = (
             usable
             & ~looks_empty(m.hue, m.lightness, TOKEN_STEP)
@@ -690,7 +697,7 @@ def _decide_kind(
             & ((m.nearest != WHITE) | (m.colour[..., 1] - white[1] <= GREY_REDDER))
             & (m.d1 <= FAR)
             & (gap >= MARGIN)
-            & (m.spread <= UNEVEN)
+            & ((m.spread <= UNEVEN) | ((m.spread <= UNEVEN_PLAIN) & plain))
         )
         token_sure = np.minimum.reduce([clear, (gap - MARGIN) / MARGIN + 0.5, 1 - m.d1 / (2 * FAR)])
         if m.glyph is not None:
