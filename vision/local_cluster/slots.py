@@ -163,6 +163,11 @@ card's white by more than this: the lightest skin lies within ``FAR`` of white (
 MINERAL_UNEVEN = 10.0
 """A mineral token is evenly light; a light patch more uneven than this is something else
 (the edge of a neighbour's token, a highlight's rim)."""
+MINERAL_UNEVEN_FULL, MINERAL_FULL = 15.0, 0.8
+"""...unless its inside is at least this far toward the grey (``where``): a whole token, not
+a light patch reaching in from beside the slot. Then it may spread this much: warm light
+with JPEG 60 spreads the grey (issue 18's benchmark, five sets of pictures: 47 such slots
+unknown for a spread of 10-15 alone, every one a mineral token)."""
 GLYPH_DARK, GLYPH_LIGHT = 0.65, 0.35
 """Every glyph is ink at its centre or its middle ring (a destroyer's dot, a battleship's
 disc, a carrier's ring): the darker of the two is the glyph's ink on this very token. The
@@ -661,7 +666,10 @@ def _decide_kind(
         token = (
             usable
             & (where >= MINERAL_PRESENT)
-            & (m.spread <= MINERAL_UNEVEN)
+            & (
+                (m.spread <= MINERAL_UNEVEN)
+                | ((m.spread <= MINERAL_UNEVEN_FULL) & (where >= MINERAL_FULL))
+            )
             & (hue <= MINERAL_HUE)
             & (m.colour[..., 1] - grey[1] <= GREY_REDDER * where)
         )
