@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import io
 import json
+import random
 
-from benchmarks.vision import boards, format_report, main, run
+from benchmarks.vision import CRAFT_EACH, boards, deployed, format_report, main, run
+from vision.local_cluster.synthetic import sample_state
 
 
 def test_quick_run_reports_accuracy_and_speed() -> None:
@@ -29,3 +31,25 @@ def test_quick_run_reports_accuracy_and_speed() -> None:
 def test_the_benchmark_draws_the_same_pictures_every_time() -> None:
     assert boards(5) == boards(5)
     assert boards(5) != boards(5, seed=7)
+
+
+def test_the_benchmarks_tables_carry_legal_strike_craft() -> None:
+    """A table later in the game than the few turns drawn (they deploy hardly any craft):
+    one to four more a player, each owned by a carrier of its colour with room (R4.4), in
+    or beside the carrier's sector and in none holding another colour (R4.5); the
+    position is checked as any state is. The same every time."""
+    for board in boards(12):
+        state = sample_state(board.state_seed, board.players)
+        assert board.players <= board.craft <= CRAFT_EACH * board.players
+        more = deployed(state, board.craft, random.Random(board.index))
+        assert more == deployed(state, board.craft, random.Random(board.index))
+        added = len(more.craft) - len(state.craft)
+        assert board.players <= added <= board.craft
+        more.check()
+        for craft in more.craft:
+            carrier = more.unit_by_id[craft.carrier]
+            assert craft.sector == carrier.sector or more.galaxy.adjacent(
+                craft.sector, carrier.sector
+            )
+        for sector in more.galaxy.ids:
+            assert sum(c.sector == sector for c in more.craft) <= 6
