@@ -130,6 +130,7 @@ def deployed(state: State, count: int, rng: random.Random) -> State:
     craft_at: dict[SectorId, set[Colour]] = {}
     for c in craft:
         craft_at.setdefault(c.sector, set()).add(c.owner)
+    on_tile = Counter(c.sector for c in craft)
     colours = sorted({u.owner for u in state.units}, key=lambda c: c.rank)
     for _ in range(count):
         if not colours:
@@ -157,13 +158,14 @@ def deployed(state: State, count: int, rng: random.Random) -> State:
             for s in sorted({carrier.sector, *state.galaxy.neighbours[carrier.sector]})
             if unit_at.get(s, owner) is owner
             and craft_at.get(s, {owner}) <= {owner}
-            and sum(c.sector == s for c in craft) < CRAFT_SLOTS
+            and on_tile[s] < CRAFT_SLOTS
         ]
         if not places:
             continue
         sector = rng.choice(places)
         craft.append(Craft(carrier.id, owner, sector))
         owned[carrier.id] += 1
+        on_tile[sector] += 1
         craft_at.setdefault(sector, set()).add(owner)
     return state.replace(units=tuple(units.values()), craft=tuple(craft))
 

@@ -7,7 +7,7 @@ import io
 import json
 import random
 
-from benchmarks.vision import CRAFT_EACH, boards, deployed, format_report, main, run
+from benchmarks.vision import CRAFT_EACH, CRAFT_SLOTS, boards, deployed, format_report, main, run
 from vision.local_cluster.synthetic import sample_state
 
 
@@ -52,4 +52,4 @@ def test_the_benchmarks_tables_carry_legal_strike_craft() -> None:
                 craft.sector, carrier.sector
             )
         for sector in more.galaxy.ids:
-            assert sum(c.sector == sector for c in more.craft) <= 6
+            assert sum(c.sector == sector for c in more.craft) <= CRAFT_SLOTS

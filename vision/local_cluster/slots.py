@@ -42,6 +42,7 @@ Bools = npt.NDArray[np.bool_]
 COLOURS = tuple(c.value for c in Colour)
 NAMES = (*COLOURS, "tile")
 WHITE = NAMES.index("white")
+TILE = NAMES.index("tile")
 LIGHT_TOKENS = ("white", "yellow", "aqua", "pink", "mineral")
 
 # The light around a slot -----------
@@ -688,7 +689,7 @@ def _decide_kind(
         gap = m.d2 - m.d1
         # Nothing in the zone looks like a token's colour: a blurred token dropped off-centre
         # can leave the inside near bare tile in hue, never its body.
-        coloured = (m.nearest != NAMES.index("tile")) & (m.d1 <= FAR) & (gap >= MARGIN)
+        coloured = (m.nearest != TILE) & (m.d1 <= FAR) & (gap >= MARGIN)
         empty = usable & looks & shows & ~coloured
         toward = np.maximum(m.hue / hue_limit, m.lightness / EMPTY_LIGHT)
         state[empty] = 1
@@ -701,7 +702,7 @@ def _decide_kind(
             usable
             & ~looks_empty(m.hue, m.lightness, TOKEN_STEP)
             & refs.colours
-            & (m.nearest != NAMES.index("tile"))
+            & (m.nearest != TILE)
             & ((m.nearest != WHITE) | (m.colour[..., 1] - white[1] <= GREY_REDDER))
             & (m.d1 <= FAR)
             & (gap >= MARGIN)
