@@ -54,6 +54,24 @@ def test_every_face_carries_its_own_marker_at_true_size() -> None:
     assert sorted(seen) == list(range(KIT.sectors[0], KIT.sectors[1] + 1))
 
 
+@pytest.mark.parametrize("s", [2.0, 3.0, 5.0, PX_PER_MM])
+def test_a_printed_shape_covers_its_true_area_at_any_resolution(s: float) -> None:
+    """OpenCV's anti-aliased fill covers 0.7 of a pixel more than the polygon on every side:
+    a face's 54 mm white square covered 54.7 mm at 2 pixels a millimetre, 54.3 at 5, so the
+    renderer drew every white square, outline and token that much too large, and the sheets
+    too (0.12 mm at print resolution). Each shape is drawn that much inside its outline."""
+    face = printing.face(KIT, 5, s, bleed=0)
+    tile = float(printing.bgr(KIT.printed["tile"])[1])
+    paper = float(printing.bgr(KIT.printed["paper"])[1])
+    half = KIT.tile_side / 2
+    # Across the white square above the marker, in the middle of the white band.
+    y = half - (KIT.marker_side + KIT.white_side) / 4
+    row = face[int(y * s)].astype(float)[:, 1]
+    x0, x1 = int((half - 35) * s), int((half + 35) * s)
+    white = np.clip((row[x0:x1] - tile) / (paper - tile), 0, 1).sum() / s
+    assert abs(white - KIT.white_side) < 0.05
+
+
 @pytest.mark.parametrize("number", [1, 13, 25, 37])
 def test_a_face_prints_every_slot_outline_where_the_kit_says(number: int) -> None:
     s = 10.0

@@ -49,10 +49,34 @@ def shape_points(shape: str, centre: Point, inradius: float, turn: float = 0.0) 
     ]
 
 
+AA_INSET = 0.7
+"""OpenCV's anti-aliased polygon fill covers this many pixels more than the polygon on every
+side (a 54 mm square filled at 2 pixels a millimetre covered 54.7 mm, at 5 pixels 54.3 mm):
+each polygon is drawn this much inside its outline, and its area is then true to a
+fiftieth of a pixel."""
+
+
 def _poly(points: Sequence[Point], s: float, origin: Point) -> npt.NDArray[np.int32]:
     # Pixel (i, j) covers [i, i + 1) mm * s: its centre is at i + 0.5.
-    pts = [((x - origin[0]) * s - 0.5, (y - origin[1]) * s - 0.5) for x, y in points]
-    return np.round(np.array(pts) * (1 << SHIFT)).astype(np.int32).reshape(-1, 1, 2)
+    pts = np.array([((x - origin[0]) * s - 0.5, (y - origin[1]) * s - 0.5) for x, y in points])
+    return np.round(_inset(pts, AA_INSET) * (1 << SHIFT)).astype(np.int32).reshape(-1, 1, 2)
+
+
+def _inset(points: npt.NDArray[np.float64], by: float) -> npt.NDArray[np.float64]:
+    """A convex polygon (N x 2) with every side moved ``by`` inwards (at most a third of the
+    way to its centre, so a tiny dot stays a dot)."""
+    edges = np.roll(points, -1, axis=0) - points  # side i runs from point i to point i + 1
+    unit = edges / np.maximum(np.linalg.norm(edges, axis=1, keepdims=True), 1e-12)
+    normal = np.stack([-unit[:, 1], unit[:, 0]], axis=1)
+    middle = points.mean(axis=0)
+    reach = ((middle - points) * normal).sum(axis=1)  # signed distance of the centre from each side
+    if np.all(reach < 0):
+        normal, reach = -normal, -reach
+    by = min(by, float(reach.min()) / 3) if reach.min() > 0 else 0.0
+    before = np.roll(normal, 1, axis=0)  # the side ending at point i
+    mitre = (before + normal) / np.maximum(1.0 + (before * normal).sum(axis=1, keepdims=True), 1e-6)
+    out: npt.NDArray[np.float64] = points + mitre * by
+    return out
 
 
 def fill(img: Image, points: Sequence[Point], rgb: Sequence[int], s: float, origin: Point) -> None:
