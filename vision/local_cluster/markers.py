@@ -102,7 +102,9 @@ def find_markers(gray: Image, kit: Kit, expected: int | None = None) -> list[Mar
     quads = np.array(corners, dtype=np.float64)
     if factor != 1.0:
         quads = (quads + 0.5) / factor - 0.5
-    quads = refine_corners(gray, quads)
+    edges = refine_corners(gray, quads)
+    quads = centre_on_white(gray, edges, kit.white_side / kit.marker_side)
+    quads = _card_as_tiles(quads, edges, [i in kit.card.markers for i in found_ids])
     best: dict[int, Marker] = {}
     for marker_id, quad in zip(found_ids, quads, strict=True):
         found = Marker(int(marker_id), quad)
@@ -110,6 +112,31 @@ def find_markers(gray: Image, kit: Kit, expected: int | None = None) -> list[Mar
         if old is None or _area(quad) > _area(old.corners):
             best[found.id] = found
     return list(best.values())
+
+
+def _card_as_tiles(quads: Matrix, edges: Matrix, card: Sequence[bool]) -> Matrix:
+    """The card's markers grown from their edges as much as the tile markers' bands grew
+    theirs (the median): the card prints only 3 mm of tile around each marker's white
+    square, then its white, which blur brings into the band's outer side and pushes its
+    middle out (1-2.4 % too large at 1 px/mm), where a tile's dark face reaches on. The card
+    and the tiles must agree on the scale: the plane is fitted to both, and a card a few per
+    cent off moved its swatches' copy a millimetre."""
+    on_card = np.array(card, np.bool_)
+    grown = np.all(quads != edges, axis=(1, 2)) & ~on_card
+    if not on_card.any() or not grown.any():
+        return quads
+
+    def size(q: Matrix) -> npt.NDArray[np.float64]:
+        out: npt.NDArray[np.float64] = np.linalg.norm(
+            q - q.mean(axis=1, keepdims=True), axis=2
+        ).mean(axis=1)
+        return out
+
+    grow = float(median(size(quads[grown]) / size(edges[grown])))
+    out = quads.copy()
+    centre = edges[on_card].mean(axis=1, keepdims=True)
+    out[on_card] = centre + (edges[on_card] - centre) * grow
+    return out
 
 
 RESCUE_CELL_PX = 6
@@ -243,7 +270,8 @@ def _matched(
     found: set[int],
     sigma: float,
 ) -> list[tuple[int, Matrix]]:
-    """Tile markers not yet found among ``quads``, matched whole (:data:`MATCH_BLUR`)."""
+    """Markers not yet found among ``quads`` (the card's too), matched whole
+    (:data:`MATCH_BLUR`)."""
     everyone = (*range(kit.sectors[0], kit.sectors[1] + 1), *sorted(kit.card.markers))
     side = (_codes(kit.dictionary, everyone)[0] + 2) * MATCH_PX
     target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
@@ -269,7 +297,6 @@ def _matched(
         marker_id = everyone[first]
         if (
             marker_id in found
-            or not kit.is_sector_marker(marker_id)
             or best[first] < MATCH_LEAST
             or best[first] - best[second] < MATCH_MARGIN
         ):
@@ -367,8 +394,86 @@ def refine_corners(gray: Image, quads: Matrix) -> Matrix:
     steps = np.interp(crossing, np.arange(PROFILE_SAMPLES), tau)
     contrast = (bright - dark).reshape(count, 4, EDGE_POINTS)
     points = base + normal[:, :, None, :] * (cell[:, :, None] * steps)[..., None]
-    # A line through each edge's points (weighted: profiles without contrast count nothing).
-    weight = (contrast > 8).astype(np.float64)
+    corners, usable = _meeting(points, (contrast > 8).astype(np.float64))
+    moved = np.linalg.norm(corners - quads, axis=2).max(axis=1) < cell.max(axis=1)
+    keep = usable & moved
+    out = quads.copy()
+    out[keep] = corners[keep]
+    return out
+
+
+BAND_SAMPLES = 17
+BAND_MARGIN = 0.45
+"""The white band's profiles reach this many cells beyond it on each side: into the black
+border (a cell wide) and the printed tile around the white square (3 mm wide around the
+card's markers, then the card's white)."""
+BAND_MOVE = 0.35
+"""The band's middle is taken only within this many cells of where the edges put it (under
+a blur of 1.1 pixels at 1 px/mm they put a tile marker's band up to 0.15 cells out)."""
+
+
+def centre_on_white(gray: Image, quads: Matrix, white: float) -> Matrix:
+    """Each marker's corners from the middle of the white band around it (``white``: the
+    white square's side in marker sides).
+
+    A lens blurs light, and the camera then encodes it with a gamma: half-way between black
+    and white in the picture's grey levels lies on the black side of the true edge, by more
+    the softer the picture, so a marker located by its edges (:func:`refine_corners`) looks
+    small, and every slot read by it lies that much too near its tile's centre (5 % for a
+    blur of 1.3 pixels at 1 px/mm, blurred in light; issue 18's benchmark, which blurs
+    partly in grey levels: 1-2.5 % at 1 px/mm, and a slot's outline at a tile's edge missed
+    by 1.5 mm).
+    The white band between the black border and the square's edge is dark on both sides, so
+    its profile stays symmetric about its middle whatever the blur and the encoding: the
+    middle of each side's band is the centroid of its light above the lighter of its ends,
+    a line is fitted along each side, the four lines meet at the corners of a square
+    ``(1 + white) / 2`` marker sides wide, and the marker's corners lie on its diagonals,
+    ``2 / (1 + white)`` of the way out. A marker whose band does not show all round (a hand,
+    a sleeve) keeps its corners.
+    """
+    count = len(quads)
+    if count == 0:
+        return quads
+    start = quads
+    direction = np.roll(quads, -1, axis=1) - start
+    length = np.linalg.norm(direction, axis=2, keepdims=True)
+    unit = direction / np.maximum(length, 1e-9)
+    normal = np.stack([unit[..., 1], -unit[..., 0]], axis=2)  # outwards for clockwise quads
+    cell = length[..., 0] / 7.0
+    band = (white - 1.0) * 7.0 / 2.0  # the band's width, cells
+    tau = np.linspace(-BAND_MARGIN, band + BAND_MARGIN, BAND_SAMPLES)
+    t = np.linspace(0.15, 0.85, EDGE_POINTS)
+    base = start[:, :, None, :] + direction[:, :, None, :] * t[None, None, :, None]
+    values = cv2.remap(
+        gray, *_profiles(base, normal, cell, tau), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    ).astype(np.float64)
+    ends = np.maximum(values[:, :2].mean(axis=1), values[:, -2:].mean(axis=1))
+    light = np.maximum(values - ends[:, None], 0.0)
+    middle = (light * tau).sum(axis=1) / np.maximum(light.sum(axis=1), 1e-9)
+    shows = (light.max(axis=1) > 8) & (np.abs(middle - band / 2) < BAND_MOVE)
+    steps = middle.reshape(count, 4, EDGE_POINTS)
+    points = base + normal[:, :, None, :] * (cell[:, :, None] * steps)[..., None]
+    corners, usable = _meeting(points, shows.reshape(count, 4, EDGE_POINTS).astype(np.float64))
+    # The band square's centre, where its diagonals meet; the marker's corners on them.
+    a, b, c, d = (corners[:, k] for k in range(4))
+    u, v = c - a, d - b
+    det = u[:, 0] * (-v[:, 1]) - u[:, 1] * (-v[:, 0])
+    ok = np.abs(det) > 1e-6
+    w = b - a
+    s1 = (w[:, 0] * (-v[:, 1]) - w[:, 1] * (-v[:, 0])) / np.where(ok, det, 1.0)
+    centre = a + u * s1[:, None]
+    inside = centre[:, None, :] + (corners - centre[:, None, :]) * (2.0 / (1.0 + white))
+    moved = np.linalg.norm(inside - quads, axis=2).max(axis=1) < 1.5 * BAND_MOVE * cell.min(axis=1)
+    keep = usable & ok & moved
+    out = quads.copy()
+    out[keep] = inside[keep]
+    return out
+
+
+def _meeting(points: Matrix, weight: Matrix) -> tuple[Matrix, npt.NDArray[np.bool_]]:
+    """A line through each side's points (M x 4 x P x 2; weighted, M x 4 x P: a point of
+    weight 0 counts nothing), and the corners where neighbouring lines meet (corner k where
+    side k-1 meets side k); whether each marker's four lines were usable."""
     total = np.maximum(weight.sum(axis=2), 1e-9)
     centre = (points * weight[..., None]).sum(axis=2) / total[..., None]
     d = (points - centre[:, :, None, :]) * np.sqrt(weight)[..., None]
@@ -376,7 +481,6 @@ def refine_corners(gray: Image, quads: Matrix) -> Matrix:
     sxy = (d[..., 0] * d[..., 1]).sum(axis=2)
     angle = 0.5 * np.arctan2(2 * sxy, sxx - syy)
     along = np.stack([np.cos(angle), np.sin(angle)], axis=2)  # M x 4 x 2
-    # Neighbouring edges meet at the corners: corner k is where edge k-1 meets edge k.
     p1, d1 = np.roll(centre, 1, axis=1), np.roll(along, 1, axis=1)
     p2, d2 = centre, along
     det = d1[..., 0] * (-d2[..., 1]) - d1[..., 1] * (-d2[..., 0])
@@ -384,13 +488,9 @@ def refine_corners(gray: Image, quads: Matrix) -> Matrix:
     s1 = (diff[..., 0] * (-d2[..., 1]) - diff[..., 1] * (-d2[..., 0])) / np.where(
         np.abs(det) < 1e-6, 1.0, det
     )
-    corners = p1 + d1 * s1[..., None]
-    usable = (weight.sum(axis=2) >= 3).all(axis=1) & (np.abs(det) >= 1e-6).all(axis=1)
-    moved = np.linalg.norm(corners - quads, axis=2).max(axis=1) < cell.max(axis=1)
-    keep = usable & moved
-    out = quads.copy()
-    out[keep] = corners[keep]
-    return out
+    corners: Matrix = p1 + d1 * s1[..., None]
+    usable = ((weight > 0).sum(axis=2) >= 3).all(axis=1) & (np.abs(det) >= 1e-6).all(axis=1)
+    return corners, usable
 
 
 SPREAD_SAMPLES = 25

@@ -67,7 +67,9 @@ SAMPLE_PX_PER_MM = 1.6
 """A picture finer than this is shrunk to it before the slots are sampled (every lattice
 point then stands for the picture around it, not one pixel of it)."""
 SMALLEST_PX_PER_MM = 0.5
-"""Below this many pixels per millimetre tiles go unfound: the picture is not usable."""
+"""Below this many pixels per millimetre tiles go unfound: the picture is not usable, and no
+token's colour is read (a unit's body is then a few pixels across, all of them near its edge:
+issue 18's benchmark read a yellow destroyer white at 0.37 px/mm, in warm JPEG 60)."""
 SLOTS_PX_PER_MM = 1.0
 """From this many pixels per millimetre on, every slot can be read."""
 SOFTEST_MM = 4.5
@@ -93,6 +95,14 @@ tile's dim side below black (then no surround looked like bare tile, and a dark 
 colour turned). What remains is taken off slot by slot (:func:`slots.light`)."""
 
 
+CARD_TILE_APART = 30.0
+"""The card's tile swatch and the board's bare tile are the same ink: when they read farther
+apart than this (Lab), the card's small swatches are not what its colours look like on the
+board, and no token's colour is read. JPEG keeps colour at half the resolution of light, so
+in a coarse picture each swatch takes colour from the card's white around it, most of all a
+dark one (issue 18's benchmark, new faces: at 0.6-0.84 px/mm in warm JPEG 60 pictures the
+swatches lay 35-39 apart from the tiles, and a purple claim read blue, a green strike craft
+aqua, a red carrier pink; every picture of 1 px/mm and above lay within 28)."""
 CARRIED_NEIGHBOURS = 2
 """A tile whose marker is hidden is placed from the prior only when at least this many found
 tiles near it agree on how the board moved since (:func:`carried`)."""
@@ -249,6 +259,7 @@ def recognize(
     px_per_mm = float(median(np.sqrt(_areas(quads)))) / kit.marker_side
     edge_px = edge_spread(gray, quads)
     edge_mm = edge_px / px_per_mm
+    card_notes = list(card.notes)
     readings = read_tiles(
         image,
         placed,
@@ -259,6 +270,7 @@ def recognize(
         keep_off(edge_mm),
         edge_px / EDGE_TO_SIGMA,
         [from_prior for *_, from_prior in found],
+        card_notes,
     )
     kept = []
     for (sector, pose, from_prior), (to_image, variant), slots in zip(
@@ -303,7 +315,7 @@ def recognize(
         if expected is None or isinstance(expected, int)
         else sorted((s for s in expected if s not in seen), key=sector_sort_key)
     )
-    quality, picture = judge(px_per_mm, edge_mm, len(tiles), missing, card.notes)
+    quality, picture = judge(px_per_mm, edge_mm, len(tiles), missing, card_notes)
     return Recognition(scan, tuple(tiles), table_to_image, quality, picture, px_per_mm, edge_mm)
 
 
@@ -512,11 +524,14 @@ def read_tiles(
     extra: float = 0.0,
     blur_px: float = 0.5,
     borrowed: Sequence[bool] = (),
+    notes: list[str] | None = None,
 ) -> list[tuple[SlotReading, ...] | str]:
     """Every slot of every tile (``(tile frame -> image homography, variant)`` each), all
     sampled in one pass; for a tile that cannot be read (under glare, too dark), why.
     ``borrowed`` marks the tiles whose white square is hidden (placed from the prior): their
-    light is borrowed from the nearest tiles."""
+    light is borrowed from the nearest tiles. What the whole picture's reading needs said
+    is added to ``notes``."""
+    notes = [] if notes is None else notes
     if not tiles:
         return []
     hs = np.array([h for h, _ in tiles])
@@ -632,9 +647,17 @@ def read_tiles(
         # Channels as rows: a median along each contiguous row, not down strided columns.
         lab(median(np.ascontiguousarray(bare.T), axis=1).astype(np.float32)),
         float(median(luminance(bare))),
-        colours=not card.glare,
+        colours=not card.glare and px_per_mm >= SMALLEST_PX_PER_MM,
         fine=px_per_mm >= FINE_PX_PER_MM,
     )
+    apart = float(np.linalg.norm(card.swatches["tile"] - refs.tile))
+    if refs.colours and apart > CARD_TILE_APART:
+        refs = dataclasses.replace(refs, colours=False)
+        notes.append(
+            f"the calibration card's colours do not match the board's (its tile swatch reads "
+            f"{apart:.0f} from the tiles themselves): colours are not read; move the camera "
+            "closer, or use the still camera's full resolution"
+        )
     lit = light({v: (layouts[v], linear, taken) for v, (_, linear, taken) in groups.items()}, refs)
     measured = measure(layouts, lit, refs, by_marker)
     found = outline_contrasts(measured)

@@ -174,6 +174,12 @@ GLYPH_DARK, GLYPH_LIGHT = 0.65, 0.35
 disc, a carrier's ring): the darker of the two is the glyph's ink on this very token. The
 other counts as ink too when at least GLYPH_DARK as dark, as the token's colour when at most
 GLYPH_LIGHT; in between, the unit is unknown."""
+GLYPH_DISC_COARSE = 0.8
+"""Blur darkens a carrier's light hole and a destroyer's light ring towards a battleship's
+disc, never the other way: in a picture too coarse for small things (``References.fine``)
+a disc is read only when its centre and middle are both at least this as dark as the
+darker of them (issue 18's benchmark, seed 23, picture 25: a purple carrier's hole at 0.71
+at 0.62 px/mm read as a battleship's disc)."""
 GLYPH_LEAST = 10.0
 """The glyph's ink must be this much darker (L*) than the token's colour."""
 GLYPHS = {
@@ -710,7 +716,7 @@ def _decide_kind(
         )
         token_sure = np.minimum.reduce([clear, (gap - MARGIN) / MARGIN + 0.5, 1 - m.d1 / (2 * FAR)])
         if m.glyph is not None:
-            kinds, glyph_sure = _glyphs(*m.glyph)
+            kinds, glyph_sure = _glyphs(*m.glyph, coarse=not refs.fine)
             token &= kinds >= 0
             token_sure = np.minimum(token_sure, glyph_sure)
             unit = np.where(token, kinds, -1)
@@ -726,9 +732,12 @@ def _decide_kind(
     )
 
 
-def _glyphs(centre: Floats, middle: Floats) -> tuple[npt.NDArray[np.int64], Floats]:
+def _glyphs(
+    centre: Floats, middle: Floats, *, coarse: bool = False
+) -> tuple[npt.NDArray[np.int64], Floats]:
     """The unit type (index into UnitType, -1 unknown) each glyph shows from how much darker
-    than the token its centre disc and middle ring are (L*), and how surely."""
+    than the token its centre disc and middle ring are (L*), and how surely. In a
+    ``coarse`` picture a disc needs both at least ``GLYPH_DISC_COARSE`` as dark."""
     dark = np.maximum(np.maximum(centre, middle), 1e-6)
     c, m = centre / dark, middle / dark
     between = ((c > GLYPH_LIGHT) & (c < GLYPH_DARK)) | ((m > GLYPH_LIGHT) & (m < GLYPH_DARK))
@@ -736,6 +745,9 @@ def _glyphs(centre: Floats, middle: Floats) -> tuple[npt.NDArray[np.int64], Floa
     for (centre_dark, middle_dark), unit in GLYPHS.items():
         match = ((c >= GLYPH_DARK) == centre_dark) & ((m >= GLYPH_DARK) == middle_dark)
         out[match] = _GLYPH_CODES[unit]
+    if coarse:
+        disc = out == _GLYPH_CODES[UnitType.BATTLESHIP]
+        between |= disc & (np.minimum(c, m) < GLYPH_DISC_COARSE)
     out[between | (dark < GLYPH_LEAST)] = -1
     slack = np.minimum.reduce(
         [
