@@ -148,9 +148,14 @@ MINERAL_EMPTY, MINERAL_PRESENT = 0.25, 0.42
 (1): at most the first, it is empty (if its outline shows); at least the second, it holds a
 token; in between, unknown."""
 MINERAL_HUE = 18.0
-"""A mineral token is the card's mineral grey in hue (a*, b*) within this; a light patch of
+"""A mineral token is the card's mineral grey in hue (a*, b*) within this, or a mix of it
+and bare tile's hue (JPEG keeps colour at half the resolution of light and bleeds the dark
+tile's blue into a token on it; the card's grey swatch sits on white); a light patch of
 another hue (a hand's edge, a finger) is not a mineral. Issue 18's benchmark: real mineral
-tokens lay within 12 of it, a hand read as one at 30."""
+tokens lay within 12 of the grey, a hand read as one at 30; in warm JPEG 60-70 pictures
+mineral tokens lay 18-26 bluer than the grey, towards the tile (27 unknown for that alone
+on seed 2026, 54 on the warm set), and no light patch over an empty slot within 18 of the
+mix on five sets."""
 GREY_REDDER = 9.0
 """...and no redder (a*) than the card's mineral grey by more than this for each whole grey
 its inside shows (at half the grey's lightness, 4.5): a mineral is grey in the light the
@@ -669,7 +674,7 @@ def _decide_kind(
         span = float(refs.swatches["mineral"][0] - refs.tile[0]) / refs.light_span
         where = m.lightness / max(span, 0.1)
         grey = refs.swatches["mineral"]
-        hue = np.hypot(m.colour[..., 1] - grey[1], m.colour[..., 2] - grey[2])
+        hue = _off_mix(m.colour[..., 1:], grey[1:], refs.tile[1:])
         token = (
             usable
             & (where >= MINERAL_PRESENT)
@@ -730,6 +735,16 @@ def _decide_kind(
         cast(list[list[int]], unit.tolist()),
         cast(list[list[float]], sure.tolist()),
     )
+
+
+def _off_mix(ab: Floats, grey: Floats, tile: Floats) -> Floats:
+    """How far (a*, b*) each of ``ab`` (... x 2) lies from every mix of the mineral grey's
+    hue and bare tile's: JPEG keeps colour at half the resolution of light, so a mineral
+    token on a tile takes some of the tile's hue (never its lightness)."""
+    along = tile - grey
+    t = np.clip(((ab - grey) @ along) / max(float(along @ along), 1e-9), 0.0, 1.0)
+    out: Floats = np.linalg.norm(ab - grey - t[..., None] * along, axis=-1).astype(np.float32)
+    return out
 
 
 def _glyphs(
