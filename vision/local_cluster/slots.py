@@ -110,6 +110,13 @@ resolution of light, so the lighter outline's blue bleeds into the dark inside (
 benchmark, five sets of pictures: empty craft insides up to 2.7 times the limit in warm JPEG
 60 pictures, and no other slot beyond it; the least colourful craft token dark enough to
 pass for empty, a purple one at 2700 K, 2.1 times)."""
+EMPTY_HUE_BARE = 2.5
+BARE_BODY_FAR = 2 * 24.0
+"""...and this many times when its body (read as a token's would be) is nearest bare tile
+and at least this far from every token's swatch: nothing in the zone looks like a token at
+all (issue 18's benchmark, new faces: 30 empty craft slots on seed 2026 were unknown on hue
+alone, 1.5-2.3 times the limit in 2700-3400 K JPEG 60-80 pictures, each body nearest the
+tile and 51-75 from the nearest token swatch)."""
 EMPTY_LIGHT = 0.3
 """...and lighter than bare tile by at most this share of the way to the darkest light
 token (white, yellow, aqua, pink, mineral): blur brings some of the outline's light in."""
@@ -695,12 +702,17 @@ def _decide_kind(
             sure,
         )
     else:
-        hue_limit = m.empty_hue * EMPTY_HUE_RINGED.get(m.kind.kind, 1.0)
+        ringed = EMPTY_HUE_RINGED.get(m.kind.kind, 1.0)
+        # ...further still when its body is plainly bare tile, far from every token's colour.
+        bare = (m.nearest == TILE) & (m.d2 >= BARE_BODY_FAR)
+        hue_limit = m.empty_hue * np.where(bare & (ringed > 1.0), EMPTY_HUE_BARE, ringed)
         looks = looks_empty(m.hue, m.lightness, hue_limit=hue_limit)
         gap = m.d2 - m.d1
         # Nothing in the zone looks like a token's colour: a blurred token dropped off-centre
-        # can leave the inside near bare tile in hue, never its body.
-        coloured = (m.nearest != TILE) & (m.d1 <= FAR) & (gap >= MARGIN)
+        # can leave the inside near bare tile in hue, never its body. A body between two
+        # token colours (a blurred purple craft near purple and blue) is still no bare tile.
+        from_tile = np.linalg.norm(m.colour - refs.tile, axis=-1)
+        coloured = (m.nearest != TILE) & (m.d1 <= FAR) & (from_tile - m.d1 >= MARGIN)
         empty = usable & looks & shows & ~coloured
         toward = np.maximum(m.hue / hue_limit, m.lightness / EMPTY_LIGHT)
         state[empty] = 1
