@@ -679,11 +679,7 @@ def test_a_mineral_token_bluer_towards_its_tile_is_still_a_mineral() -> None:
     card's grey, and 15 of the 60 visible were unknown for their hue alone. A mineral may
     lie anywhere between the grey's hue and bare tile's; now 7. A hand is red, off that
     line (``test_a_hands_edge_by_an_empty_mineral_slot_is_no_mineral`` and those after it)."""
-    board = boards(44)[43]
-    rendered = benchmark_picture(board)[0]
-    tally = _tally(rendered)
-    assert tally.wrong == [] and tally.occluded_wrong == []
-    minerals = [u for u in tally.unknown if " mineral" in u and "token read" in u]
+    minerals = _unknown_without_a_wrong_reading(boards(44)[43], " mineral", "token read")
     assert len(minerals) <= 8, minerals
 
 
@@ -861,12 +857,16 @@ def test_an_empty_craft_slot_whose_body_is_plainly_bare_tile_reads_empty_in_warm
     outline's blue bled into their small insides) and were unknown. Each body was nearest
     bare tile and 57-75 from every token's swatch: nothing there looks like a token, and
     such a slot may lie 2.5 times as far (``EMPTY_HUE_BARE``). Now none."""
-    board = boards(56)[55]
-    rendered = benchmark_picture(board)[0]
-    tally = _tally(rendered)
-    assert tally.wrong == [] and tally.occluded_wrong == []
-    craft = [u for u in tally.unknown if " craft" in u and "empty read" in u]
+    craft = _unknown_without_a_wrong_reading(boards(56)[55], " craft", "empty read")
     assert len(craft) <= 2, craft
+
+
+def _unknown_without_a_wrong_reading(board: Board, kind: str, read: str) -> list[str]:
+    """The benchmark picture of ``board`` reads nothing confidently wrong; its visible
+    ``kind`` slots left unknown whose truth was ``read`` ("empty read", "token read")."""
+    tally = _tally(benchmark_picture(board)[0])
+    assert tally.wrong == [] and tally.occluded_wrong == []
+    return [u for u in tally.unknown if kind in u and read in u]
 
 
 @pytest.mark.parametrize(

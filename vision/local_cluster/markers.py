@@ -116,9 +116,9 @@ def find_markers(gray: Image, kit: Kit, expected: int | None = None) -> list[Mar
 
 def _card_as_tiles(quads: Matrix, edges: Matrix, card: Sequence[bool]) -> Matrix:
     """The card's markers grown from their edges as much as the tile markers' bands grew
-    theirs (the median): the card prints only 3 mm of tile around each marker's white
+    theirs (the median). The card prints only 3 mm of tile around each marker's white
     square, then its white, which blur brings into the band's outer side and pushes its
-    middle out (1-2.4 % too large at 1 px/mm), where a tile's dark face reaches on. The card
+    middle out (1-2.4 % too large at 1 px/mm); a tile's dark face goes on further. The card
     and the tiles must agree on the scale: the plane is fitted to both, and a card a few per
     cent off moved its swatches' copy a millimetre."""
     on_card = np.array(card, np.bool_)

@@ -111,12 +111,12 @@ benchmark, five sets of pictures: empty craft insides up to 2.7 times the limit 
 60 pictures, and no other slot beyond it; the least colourful craft token dark enough to
 pass for empty, a purple one at 2700 K, 2.1 times)."""
 EMPTY_HUE_BARE = 2.5
-BARE_BODY_FAR = 2 * 24.0
+BARE_BODY_FAR = 48.0
 """...and this many times when its body (read as a token's would be) is nearest bare tile
-and at least this far from every token's swatch: nothing in the zone looks like a token at
-all (issue 18's benchmark, new faces: 30 empty craft slots on seed 2026 were unknown on hue
-alone, 1.5-2.3 times the limit in 2700-3400 K JPEG 60-80 pictures, each body nearest the
-tile and 51-75 from the nearest token swatch)."""
+and at least this far (twice ``FAR``) from every token's swatch: nothing in the zone looks
+like a token at all (issue 18's benchmark, new faces: 30 empty craft slots on seed 2026
+were unknown on hue alone, 1.5-2.3 times the limit in 2700-3400 K JPEG 60-80 pictures, each
+body nearest the tile and 51-75 from the nearest token swatch)."""
 EMPTY_LIGHT = 0.3
 """...and lighter than bare tile by at most this share of the way to the darkest light
 token (white, yellow, aqua, pink, mineral): blur brings some of the outline's light in."""
