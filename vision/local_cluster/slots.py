@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -379,7 +379,10 @@ class Bare:
 
 
 def looks_empty(
-    hue: Floats, lightness: Floats, step: float = 1.0, hue_limit: float = EMPTY_HUE
+    hue: Floats,
+    lightness: Floats,
+    step: float = 1.0,
+    hue_limit: float | npt.NDArray[np.floating[Any]] = EMPTY_HUE,
 ) -> Bools:
     out: Bools = (hue <= hue_limit * step) & (lightness <= EMPTY_LIGHT * step)
     return out
