@@ -84,6 +84,14 @@ def _tally(rendered: Rendered, found: Recognition | None = None) -> Tally:
     return tally
 
 
+def _unknown_without_a_wrong_reading(rendered: Rendered, kind: str, read: str) -> list[str]:
+    """``rendered`` reads nothing confidently wrong; its visible ``kind`` slots left unknown
+    whose truth was ``read`` ("empty read", "token read")."""
+    tally = _tally(rendered)
+    assert tally.wrong == [] and tally.occluded_wrong == []
+    return [u for u in tally.unknown if kind in u and read in u]
+
+
 def test_every_tile_and_shared_edge_is_read_from_a_clear_picture(state: State) -> None:
     """R1.1: tiles whose outlines share an edge are adjacent."""
     scan = recognize(render(state, CLEAR).image).scan
@@ -141,9 +149,9 @@ def test_an_empty_strike_craft_slot_is_judged_by_the_bare_tile_around_it(small: 
     slot's inside is compared in hue with its own surround as well as with the board's bare
     tile, the nearer counting (10 of the 108 empty strike-craft slots here were unknown when
     only the board's counted; issue 18's benchmark, 84 more slots read right, none wrong)."""
-    tally = _tally(render(small, dataclasses.replace(FINE, kelvin=2700, noise=2)))
-    assert tally.wrong == [] and tally.occluded_wrong == []
-    craft = [u for u in tally.unknown if " craft" in u and "empty read" in u]
+    craft = _unknown_without_a_wrong_reading(
+        render(small, dataclasses.replace(FINE, kelvin=2700, noise=2)), " craft", "empty read"
+    )
     assert len(craft) <= 3, craft
 
 
@@ -154,9 +162,7 @@ def test_an_empty_slot_in_a_picture_noisy_in_hue_may_lie_as_far_as_its_noise(
     far in hue an empty slot's inside may lie (twice the bare points' median distance, at
     most 16; 7 of the 108 empty strike-craft slots here were unknown at the fixed 11)."""
     noisy = dataclasses.replace(FINE, kelvin=3000, noise=3.5, bayer=True)
-    tally = _tally(render(small, noisy))
-    assert tally.wrong == [] and tally.occluded_wrong == []
-    craft = [u for u in tally.unknown if " craft" in u and "empty read" in u]
+    craft = _unknown_without_a_wrong_reading(render(small, noisy), " craft", "empty read")
     assert len(craft) <= 4, craft
 
 
@@ -679,7 +685,9 @@ def test_a_mineral_token_bluer_towards_its_tile_is_still_a_mineral() -> None:
     card's grey, and 15 of the 60 visible were unknown for their hue alone. A mineral may
     lie anywhere between the grey's hue and bare tile's; now 7. A hand is red, off that
     line (``test_a_hands_edge_by_an_empty_mineral_slot_is_no_mineral`` and those after it)."""
-    minerals = _unknown_without_a_wrong_reading(boards(44)[43], " mineral", "token read")
+    minerals = _unknown_without_a_wrong_reading(
+        benchmark_picture(boards(44)[43])[0], " mineral", "token read"
+    )
     assert len(minerals) <= 8, minerals
 
 
@@ -832,9 +840,7 @@ def test_a_whole_mineral_token_is_read_through_warm_jpegs_spread(warm_jpeg: Rend
     the mineral tokens here were unknown for that alone. An inside at least 0.8 of the way
     to the grey is a whole token, not a light patch reaching in from beside the slot, and
     may spread up to 15. Now 1."""
-    tally = _tally(warm_jpeg)
-    assert tally.wrong == [] and tally.occluded_wrong == []
-    minerals = [u for u in tally.unknown if " mineral" in u and "token read" in u]
+    minerals = _unknown_without_a_wrong_reading(warm_jpeg, " mineral", "token read")
     assert len(minerals) <= 2, minerals
 
 
@@ -846,9 +852,7 @@ def test_an_empty_strike_craft_slot_ringed_by_its_outline_reads_empty_under_warm
     to 2.7 times as far in hue as bare tile elsewhere (issue 18's benchmark). A craft
     slot's inside may lie 1.5 times as far: of the 108 empty craft slots here 41 are
     unknown without it, 11 with it."""
-    tally = _tally(warm_jpeg)
-    assert tally.wrong == [] and tally.occluded_wrong == []
-    craft = [u for u in tally.unknown if " craft" in u and "empty read" in u]
+    craft = _unknown_without_a_wrong_reading(warm_jpeg, " craft", "empty read")
     assert len(craft) <= 12, craft
 
 
@@ -858,16 +862,10 @@ def test_an_empty_craft_slot_whose_body_is_plainly_bare_tile_reads_empty_in_warm
     outline's blue bled into their small insides) and were unknown. Each body was nearest
     bare tile and 57-75 from every token's swatch: nothing there looks like a token, and
     such a slot may lie 2.5 times as far (``EMPTY_HUE_BARE``). Now none."""
-    craft = _unknown_without_a_wrong_reading(boards(56)[55], " craft", "empty read")
+    craft = _unknown_without_a_wrong_reading(
+        benchmark_picture(boards(56)[55])[0], " craft", "empty read"
+    )
     assert len(craft) <= 2, craft
-
-
-def _unknown_without_a_wrong_reading(board: Board, kind: str, read: str) -> list[str]:
-    """The benchmark picture of ``board`` reads nothing confidently wrong; its visible
-    ``kind`` slots left unknown whose truth was ``read`` ("empty read", "token read")."""
-    tally = _tally(benchmark_picture(board)[0])
-    assert tally.wrong == [] and tally.occluded_wrong == []
-    return [u for u in tally.unknown if kind in u and read in u]
 
 
 @pytest.mark.parametrize(

@@ -126,13 +126,8 @@ def _card_as_tiles(quads: Matrix, edges: Matrix, card: Sequence[bool]) -> Matrix
     if not on_card.any() or not grown.any():
         return quads
 
-    def size(q: Matrix) -> npt.NDArray[np.float64]:
-        out: npt.NDArray[np.float64] = np.linalg.norm(
-            q - q.mean(axis=1, keepdims=True), axis=2
-        ).mean(axis=1)
-        return out
-
-    grow = float(median(size(quads[grown]) / size(edges[grown])))
+    ratios = [_area(q) / _area(e) for q, e in zip(quads[grown], edges[grown], strict=True)]
+    grow = float(median(np.sqrt(ratios)))
     out = quads.copy()
     centre = edges[on_card].mean(axis=1, keepdims=True)
     out[on_card] = centre + (edges[on_card] - centre) * grow
@@ -354,6 +349,25 @@ def _profiles(
     return x.astype(np.float32).reshape(-1, size), y.astype(np.float32).reshape(-1, size)
 
 
+def _across_sides(
+    gray: Image, quads: Matrix, t: Matrix, tau: Matrix
+) -> tuple[Matrix, Matrix, Matrix, Matrix]:
+    """Grey levels along profiles across every side of every marker (M x 4 x 2 corners,
+    clockwise): from the points ``t`` of the way along each side, ``tau`` cells outwards. The
+    profiles (one a row, M 4 P x S), their base points (M x 4 x P x 2), the sides' outward
+    normals (M x 4 x 2) and each side's cell (pixels, M x 4)."""
+    direction = np.roll(quads, -1, axis=1) - quads
+    length = np.linalg.norm(direction, axis=2, keepdims=True)
+    unit = direction / np.maximum(length, 1e-9)
+    normal = np.stack([unit[..., 1], -unit[..., 0]], axis=2)  # outwards for clockwise quads
+    cell = length[..., 0] / 7.0
+    base = quads[:, :, None, :] + direction[:, :, None, :] * t[None, None, :, None]
+    values = cv2.remap(
+        gray, *_profiles(base, normal, cell, tau), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    ).astype(np.float64)
+    return values, base, normal, cell
+
+
 EDGE_POINTS = 10
 PROFILE_SAMPLES = 13
 
@@ -368,19 +382,10 @@ def refine_corners(gray: Image, quads: Matrix) -> Matrix:
     the black border, which shrinks every marker by a few per cent.)
     """
     count = len(quads)
-    start = quads
-    end = np.roll(quads, -1, axis=1)
-    direction = end - start
-    length = np.linalg.norm(direction, axis=2, keepdims=True)
-    unit = direction / np.maximum(length, 1e-9)
-    normal = np.stack([unit[..., 1], -unit[..., 0]], axis=2)  # outwards for clockwise quads
-    cell = length[..., 0] / 7.0
-    t = np.linspace(0.15, 0.85, EDGE_POINTS)
     tau = np.linspace(-0.6, 0.6, PROFILE_SAMPLES)
-    base = start[:, :, None, :] + direction[:, :, None, :] * t[None, None, :, None]
-    values = cv2.remap(
-        gray, *_profiles(base, normal, cell, tau), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    ).astype(np.float64)
+    values, base, normal, cell = _across_sides(
+        gray, quads, np.linspace(0.15, 0.85, EDGE_POINTS), tau
+    )
     dark = values[:, :2].mean(axis=1, keepdims=True)
     bright = values[:, -2:].mean(axis=1, keepdims=True)
     level = (dark + bright) / 2
@@ -434,19 +439,11 @@ def centre_on_white(gray: Image, quads: Matrix, white: float) -> Matrix:
     count = len(quads)
     if count == 0:
         return quads
-    start = quads
-    direction = np.roll(quads, -1, axis=1) - start
-    length = np.linalg.norm(direction, axis=2, keepdims=True)
-    unit = direction / np.maximum(length, 1e-9)
-    normal = np.stack([unit[..., 1], -unit[..., 0]], axis=2)  # outwards for clockwise quads
-    cell = length[..., 0] / 7.0
     band = (white - 1.0) * 7.0 / 2.0  # the band's width, cells
     tau = np.linspace(-BAND_MARGIN, band + BAND_MARGIN, BAND_SAMPLES)
-    t = np.linspace(0.15, 0.85, EDGE_POINTS)
-    base = start[:, :, None, :] + direction[:, :, None, :] * t[None, None, :, None]
-    values = cv2.remap(
-        gray, *_profiles(base, normal, cell, tau), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    ).astype(np.float64)
+    values, base, normal, cell = _across_sides(
+        gray, quads, np.linspace(0.15, 0.85, EDGE_POINTS), tau
+    )
     ends = np.maximum(values[:, :2].mean(axis=1), values[:, -2:].mean(axis=1))
     light = np.maximum(values - ends[:, None], 0.0)
     middle = (light * tau).sum(axis=1) / np.maximum(light.sum(axis=1), 1e-9)
@@ -502,18 +499,9 @@ def edge_spread(gray: Image, quads: Matrix) -> float:
     one. Measured from inside the black border (0.9 of a cell) to the white square's middle."""
     if len(quads) == 0:
         return 0.0
-    start = quads
-    direction = np.roll(quads, -1, axis=1) - start
-    length = np.linalg.norm(direction, axis=2, keepdims=True)
-    unit = direction / np.maximum(length, 1e-9)
-    normal = np.stack([unit[..., 1], -unit[..., 0]], axis=2)
-    cell = length[..., 0] / 7.0
     t = np.linspace(0.2, 0.8, 6)
     tau = np.linspace(-0.9, 0.55, SPREAD_SAMPLES)
-    base = start[:, :, None, :] + direction[:, :, None, :] * t[None, None, :, None]
-    values = cv2.remap(
-        gray, *_profiles(base, normal, cell, tau), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    ).astype(np.float64)
+    values, _, _, cell = _across_sides(gray, quads, t, tau)
     values = np.maximum.accumulate(values, axis=1)  # a step, rising outwards
     dark, bright = values[:, :1], values[:, -1:]
     span = np.maximum(bright - dark, 1e-6)
