@@ -126,8 +126,14 @@ def _card_as_tiles(quads: Matrix, edges: Matrix, card: Sequence[bool]) -> Matrix
     if not on_card.any() or not grown.any():
         return quads
 
-    ratios = [_area(q) / _area(e) for q, e in zip(quads[grown], edges[grown], strict=True)]
-    grow = float(median(np.sqrt(ratios)))
+    def size(q: Matrix) -> npt.NDArray[np.float64]:
+        """Each quad's mean distance from its centre (N x 4 x 2 -> N)."""
+        out: npt.NDArray[np.float64] = np.linalg.norm(
+            q - q.mean(axis=1, keepdims=True), axis=2
+        ).mean(axis=1)
+        return out
+
+    grow = float(median(size(quads[grown]) / size(edges[grown])))
     out = quads.copy()
     centre = edges[on_card].mean(axis=1, keepdims=True)
     out[on_card] = centre + (edges[on_card] - centre) * grow
