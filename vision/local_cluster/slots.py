@@ -19,7 +19,9 @@ UNKNOWN, never a guess (docs/physical-kit.md, "How the camera reads the kit"):
 4. **A token** only when its inside is far from bare tile, its body (read at the candidate
    centre least like bare tile: tokens lie off-centre and turned) is even, near one of the
    card's swatches and clearly nearer to it than to any other; a unit's glyph must then fall
-   clearly inside one glyph's rule. A mineral is told from bare tile by its lightness alone.
+   clearly inside one glyph's rule. A mineral is told from bare tile by its lightness; an
+   empty mineral slot's body must still lie in hue on the line from the card's white
+   through bare tile (``MINERAL_EMPTY_HUE``: a finger over it does not).
 """
 
 from __future__ import annotations
@@ -154,6 +156,13 @@ MINERAL_EMPTY, MINERAL_PRESENT = 0.25, 0.42
 """Where a mineral slot's inside lies between bare tile (0) and the card's mineral grey
 (1): at most the first, it is empty (if its outline shows); at least the second, it holds a
 token; in between, unknown."""
+MINERAL_EMPTY_HUE = 25.0
+"""An empty mineral slot is bare tile and its light outline blurred together: its body's hue
+(a*, b*) lies within this of the line from the card's white (or mineral grey) through bare
+tile's, however far past the tile (a deeper print of it). A finger over the slot is skin,
+off that line whatever the light. Issue 18's benchmark, five sets of pictures: 4,943 empty
+mineral slots read right at most 23.5 off the line (warm JPEG 60 pictures); a hand's edge
+over a mineral token (warm set, picture 2) 27.3 off it, read empty at 0.05."""
 MINERAL_HUE = 18.0
 """A mineral token is the card's mineral grey in hue (a*, b*) within this, or a mix of it
 and bare tile's hue (JPEG keeps colour at half the resolution of light and bleeds the dark
@@ -695,7 +704,12 @@ def _decide_kind(
             & (hue <= MINERAL_HUE)
             & (m.colour[..., 1] - grey[1] <= GREY_REDDER * where)
         )
-        empty = usable & (where <= MINERAL_EMPTY) & shows
+        white = refs.swatches["white"]
+        off_line = np.minimum(
+            _off_line(m.colour[..., 1:], white[1:], refs.tile[1:]),
+            _off_line(m.colour[..., 1:], grey[1:], refs.tile[1:]),
+        )
+        empty = usable & (where <= MINERAL_EMPTY) & shows & (off_line <= MINERAL_EMPTY_HUE)
         state[token] = 2
         state[empty] = 1
         sure = np.where(token, np.minimum(clear, 0.5 + where - MINERAL_PRESENT), sure)
@@ -759,6 +773,15 @@ def _off_mix(ab: Floats, grey: Floats, tile: Floats) -> Floats:
     along = tile - grey
     t = np.clip(((ab - grey) @ along) / max(float(along @ along), 1e-9), 0.0, 1.0)
     out: Floats = np.linalg.norm(ab - grey - t[..., None] * along, axis=-1).astype(np.float32)
+    return out
+
+
+def _off_line(ab: Floats, light: Floats, tile: Floats) -> Floats:
+    """How far (a*, b*) each of ``ab`` (... x 2) lies from the line from ``light`` through
+    bare tile's hue and on past it (no farther back than ``light`` itself)."""
+    along = tile - light
+    t = np.maximum(((ab - light) @ along) / max(float(along @ along), 1e-9), 0.0)
+    out: Floats = np.linalg.norm(ab - light - t[..., None] * along, axis=-1).astype(np.float32)
     return out
 
 
