@@ -226,20 +226,28 @@ def test_the_camera_attachment_gives_its_last_reading_as_prior(service: TableSer
     assert prior.poses == Prior((TilePose("S1", (1.0, 2.0), 3.0),))
 
 
-def test_an_unsure_reading_on_a_placed_tile_is_unknown(sleeved: Case, handed: Case) -> None:
-    """What hides the marker lies on that tile, and a dark sleeve looks like bare tile: a
-    reading there, empty or a token, must be at least ``CARRIED_SURE`` sure."""
+def test_an_unsure_token_on_a_placed_tile_is_unknown(
+    sleeved: Case, handed: Case, picture_43: Case
+) -> None:
+    """What hides the marker lies on that tile: a token read there must be at least
+    ``CARRIED_SURE`` sure. An empty reading needs the slot's printed outline to show along
+    every side where the pose puts it, which nothing lying over the slot shows, and is kept
+    at any sureness (issue 18's benchmark, five sets of pictures: 56 visible slots right
+    more on seed 2026 from 1 px/mm, 164 on the five, none wrong)."""
     known = [
         s
-        for case in (sleeved, handed)
+        for case in (sleeved, handed, picture_43)
         for t in case.found.tiles
         if t.carried
         for s in t.reading.slots
         if s.known
     ]
-    assert any(s.state is SlotState.EMPTY for s in known)
-    assert any(s.state is SlotState.TOKEN for s in known)
-    assert min(s.confidence for s in known) >= CARRIED_SURE
+    assert any(s.state is SlotState.EMPTY and s.confidence < CARRIED_SURE for s in known)
+    tokens = [s for s in known if s.state is SlotState.TOKEN]
+    assert tokens
+    assert min(s.confidence for s in tokens) >= CARRIED_SURE
+    for case in (sleeved, handed, picture_43):
+        assert _carried_slots(case)[1] == []
 
 
 def _benchmark_picture(index: int, moved: dict[str, tuple[float, float]]) -> Case:
