@@ -35,6 +35,7 @@ from companion.local_cluster.atoms import SectorId, sector_sort_key
 from companion.local_cluster.board_scan import BoardScan, SlotReading, SlotState, TileReading
 from vision.blas import one_blas_thread
 from vision.errors import CardNotFound, ImageError
+from vision.local_cluster import tile_edges
 from vision.local_cluster.colour import (
     Card,
     lab,
@@ -277,12 +278,13 @@ def recognize(
         [from_prior for *_, from_prior in found],
         card_notes,
     )
+    lines_shown = _edges_shown(gray, kit, found, placed, px_per_mm)
     kept = []
-    for (sector, pose, from_prior), (to_image, variant), slots in zip(
-        found, placed, readings, strict=True
+    for (sector, pose, from_prior), (to_image, variant), slots, shown in zip(
+        found, placed, readings, lines_shown, strict=True
     ):
         if from_prior:
-            if isinstance(slots, str) or not _placed_right(slots):
+            if isinstance(slots, str) or not _placed_right(slots, shown):
                 notes.append(
                     f"{sector}: its marker is hidden and the picture does not show the tile "
                     "where the last scan had it: not read"
@@ -399,6 +401,37 @@ def _agrees(motion: tuple[float, Matrix], before: TilePose, now: Pose) -> bool:
     )
 
 
+def _edges_shown(
+    gray: Image,
+    kit: Kit,
+    found: Sequence[tuple[SectorId, Pose, bool]],
+    placed: Sequence[tuple[Matrix, int]],
+    px_per_mm: float,
+) -> list[tile_edges.Shown | None]:
+    """For each tile placed from the prior, how much of its edge line shows where its pose
+    puts it (:mod:`tile_edges`), measured against the lines of the tiles found by their own
+    marker; None for those tiles, and for every tile in a picture coarser than
+    :data:`FINE_PX_PER_MM` (a 1.5 mm line is not told from noise there)."""
+    out: list[tile_edges.Shown | None] = [None] * len(found)
+    if px_per_mm < FINE_PX_PER_MM or not any(from_prior for *_, from_prior in found):
+        return out
+    probes = [tile_edges.probes(kit, variant) for _, variant in placed]
+    measured = [
+        tile_edges.contrasts(gray, to_image, edge)
+        for (to_image, _), edge in zip(placed, probes, strict=True)
+    ]
+    own = [
+        float(np.nanmedian(c))
+        for (*_, from_prior), c in zip(found, measured, strict=True)
+        if not from_prior and np.isfinite(c).any()
+    ]
+    typical = float(np.median(own)) if own else 0.0
+    for i, (*_, from_prior) in enumerate(found):
+        if from_prior:
+            out[i] = tile_edges.shown(measured[i], probes[i], typical)
+    return out
+
+
 def _sure_only(slots: Sequence[SlotReading]) -> tuple[SlotReading, ...]:
     """A placed tile's tokens read less surely than :data:`CARRIED_SURE`, made unknown."""
     return tuple(
@@ -409,18 +442,26 @@ def _sure_only(slots: Sequence[SlotReading]) -> tuple[SlotReading, ...]:
     )
 
 
-def _placed_right(slots: Sequence[SlotReading]) -> bool:
-    """Whether a tile placed from the prior shows itself where its pose puts it: its printed
-    outlines (:func:`_outlines_show`), or its claim or unit slot read surely (a hand over
-    the rest of the tile hides the outlines). A tile has one of each, 88 mm apart: a pose a
-    few millimetres off reads the token it still overlaps, one farther off or turned reads
-    nothing there surely. Mineral and strike-craft slots repeat every 18-20 mm and are no
-    evidence (issue 18's benchmark, its priors moved 2-25 mm in eight directions and turned
-    5-270 degrees: tiles kept on a mineral alone gave 157 wrong readings, those kept on a
-    claim or unit none)."""
-    return _outlines_show(slots) or any(
+def _placed_right(slots: Sequence[SlotReading], edges: tile_edges.Shown | None = None) -> bool:
+    """Whether a tile placed from the prior shows itself where its pose puts it: its edge line
+    along all four sides (``edges``, :mod:`tile_edges`); or its printed slot outlines
+    (:func:`_outlines_show`), or its claim or unit slot read surely (a hand over the rest of
+    the tile hides the outlines), and its edge line across x and y. A tile has one claim and
+    one unit, 88 mm apart: a pose a few millimetres off reads the token it still overlaps,
+    one farther off or turned reads nothing there surely. Mineral and strike-craft slots
+    repeat every 18-20 mm and are no evidence (issue 18's benchmark, its priors moved 2-25
+    mm in eight directions and turned 5-270 degrees: tiles kept on a mineral alone gave 157
+    wrong readings, those kept on a claim or unit none), and a pose moved by one row of them
+    shows three empty outlines where it expects them; its edge lines across the move it does
+    not show (moved 5-25 mm four ways, seed 2026: 19 wrong readings on tiles kept without the
+    edges, 1 with them). ``edges`` is None where the picture is too coarse to tell: the slots
+    alone decide."""
+    if edges is tile_edges.Shown.ALL:
+        return True
+    slots_say = _outlines_show(slots) or any(
         s.slot in CARRIED_SURE_SLOTS and s.known and s.confidence >= CARRIED_SURE for s in slots
     )
+    return slots_say and (edges is None or edges is tile_edges.Shown.ACROSS)
 
 
 def _outlines_show(slots: Sequence[SlotReading]) -> bool:

@@ -1,0 +1,123 @@
+"""Whether a tile's printed edge line shows where a pose puts it.
+
+Just inside its cut line every tile face has a light edge line (``Kit.line_width``, 1.5 mm)
+on its dark printed background. Where a pose puts a tile right, the line shows along the
+parts of its sides nothing covers; where the pose is a few millimetres off across a side, the
+line there falls on the dark face (or the gap beside the tile) and shows nowhere along it.
+The slot outlines repeat every 18-20 mm across the face, so a pose moved by one row of them
+still finds outlines where it expects them; its edge lines across the move it does not.
+
+Each side is probed at positions a few millimetres apart: the line's middle against the face
+just inside it, away from every slot's outline (:func:`probes`). A side shows when enough of
+its positions show a line as light against the face as the tiles found by their own marker
+show theirs (:func:`sides_showing`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from .kit import Kit
+
+Floats = npt.NDArray[np.float32]
+Matrix = npt.NDArray[np.float64]
+
+STEP = 3.0
+"""Millimetres between the positions probed along a side."""
+CORNER = 8.0
+"""No position within this of a corner (tiles turned a few degrees meet there)."""
+FACE_INSIDE = 2.5
+"""The face is probed this far inside the edge line's inner edge."""
+CLEAR = 3.5
+"""No position whose probes lie within this of a slot's outline (its circumscribed circle)."""
+SHARE = 0.5
+"""A position shows the line when the line is at least this share of the found tiles'
+typical contrast lighter than the face beside it..."""
+LEAST = 4
+"""...and a side shows when at least this many of its positions do (12 mm of line)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class EdgeProbes:
+    """Where one variant's edge line and the face beside it are probed (tile mm)."""
+
+    line: Matrix
+    """P x 2: the middle of the edge line at each position."""
+    face: Matrix
+    """P x 2: the face just inside it."""
+    side: npt.NDArray[np.int64]
+    """P: which side (0 +y, 1 +x, 2 -y, 3 -x): sides 0 and 2 lie across y, 1 and 3 across x."""
+
+
+def probes(kit: Kit, variant: int) -> EdgeProbes:
+    """The positions probed on ``variant``'s face, clear of its slots' outlines."""
+    half = kit.tile_side / 2
+    at_line = half - kit.line_width / 2
+    at_face = half - kit.line_width - FACE_INSIDE
+    along = np.arange(-half + CORNER, half - CORNER + 1e-9, STEP)
+    slots = kit.variants[variant]
+    centres = np.array([s.centre for s in slots], np.float64)
+    reach = np.array([s.radius for s in slots], np.float64) + CLEAR
+    line, face, side = [], [], []
+    for k, (nx, ny) in enumerate(((0, 1), (1, 0), (0, -1), (-1, 0))):
+        for t in along:
+            tx, ty = -ny * t, nx * t
+            a = (tx + nx * at_line, ty + ny * at_line)
+            b = (tx + nx * at_face, ty + ny * at_face)
+            near = min(
+                float(np.min(np.hypot(*(centres - p).T) - reach))
+                for p in (np.array(a), np.array(b))
+            )
+            if near < 0:
+                continue
+            line.append(a)
+            face.append(b)
+            side.append(k)
+    return EdgeProbes(np.array(line), np.array(face), np.array(side, np.int64))
+
+
+def contrasts(gray: npt.NDArray[np.uint8], to_image: Matrix, edge: EdgeProbes) -> Floats:
+    """How much lighter the edge line is than the face beside it at each probed position,
+    in the picture's grey levels, for a tile whose frame ``to_image`` maps into it."""
+    points = np.concatenate([edge.line, edge.face])
+    where = cv2.perspectiveTransform(points.reshape(-1, 1, 2), to_image).reshape(-1, 2)
+    sampled = cv2.remap(
+        gray.astype(np.float32),
+        where[:, 0].astype(np.float32).reshape(1, -1),
+        where[:, 1].astype(np.float32).reshape(1, -1),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=np.nan,
+    ).ravel()
+    half = len(edge.line)
+    out: Floats = (sampled[:half] - sampled[half:]).astype(np.float32)
+    return out
+
+
+class Shown(enum.IntEnum):
+    """How much of a tile's edge line shows where its pose puts it."""
+
+    NONE = 0
+    """Across x or across y, no side shows its line."""
+    ACROSS = 1
+    """A side across x and a side across y show theirs: the pose is right within about a
+    millimetre both ways, unless it is off by a neighbour's edge line (tiles 3-5 mm apart)."""
+    ALL = 2
+    """All four sides show theirs: no neighbour's line lies on both sides at once."""
+
+
+def shown(contrast: Floats, edge: EdgeProbes, typical: float) -> Shown:
+    """How much of the edge line shows, given the ``typical`` contrast of the lines of the
+    tiles found by their own marker."""
+    if typical <= 0:
+        return Shown.NONE
+    sides = np.bincount(edge.side[contrast >= SHARE * typical], minlength=4) >= LEAST
+    if sides.all():
+        return Shown.ALL
+    if (sides[0] or sides[2]) and (sides[1] or sides[3]):
+        return Shown.ACROSS
+    return Shown.NONE
