@@ -673,6 +673,18 @@ def test_a_picture_too_small_says_so(state: State) -> None:
     assert _tally(rendered, found).wrong == []
 
 
+def test_a_board_just_under_half_a_pixel_a_millimetre_is_never_called_usable() -> None:
+    """The markers' median scale lies within about 5 % of the board's own: issue 18's
+    benchmark picture 49 (a whole 8-player board at 0.492 px/mm) measured 0.504 and was
+    called coarse, exit 0. Measured under 0.53 a picture is unusable."""
+    rendered = benchmark_picture(boards(50)[49])[0]
+    assert rendered.px_per_mm < 0.5
+    found = recognize(rendered.image, expected=list(rendered.tiles))
+    assert found.px_per_mm is not None and found.px_per_mm > 0.5
+    assert found.quality is Quality.UNUSABLE
+    assert any("too small" in note and "closer" in note for note in found.notes)
+
+
 def test_below_half_a_pixel_a_millimetre_no_tokens_colour_is_read(small: State) -> None:
     """Below ``SMALLEST_PX_PER_MM`` a unit's body is a few pixels across, all of them near
     its edge (issue 18's benchmark read a yellow destroyer white at 0.37 px/mm in warm JPEG

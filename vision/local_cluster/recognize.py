@@ -71,6 +71,12 @@ SMALLEST_PX_PER_MM = 0.5
 """Below this many pixels per millimetre tiles go unfound: the picture is not usable, and no
 token's colour is read (a unit's body is then a few pixels across, all of them near its edge:
 issue 18's benchmark read a yellow destroyer white at 0.37 px/mm, in warm JPEG 60)."""
+USABLE_PX_PER_MM = 0.53
+"""A picture whose markers measure fewer pixels per millimetre than this is called unusable:
+the markers' median scale lies within about 5 % of the board's own (issue 18's benchmark,
+60 pictures of 0.4-0.62 px/mm: 0.93-1.045 times it), so a board below
+``SMALLEST_PX_PER_MM`` is never called usable (seed 2026's picture 49, 0.492 px/mm, measured
+0.504 and was called coarse, exit 0)."""
 SLOTS_PX_PER_MM = 1.0
 """From this many pixels per millimetre on, every slot can be read."""
 SOFTEST_MM = 4.5
@@ -487,10 +493,10 @@ def judge(
         )
         return Quality.UNUSABLE, tuple(notes)
     closer = "move the camera closer, or use the still camera's full resolution"
-    if px_per_mm < SMALLEST_PX_PER_MM:
+    if px_per_mm < USABLE_PX_PER_MM:
         notes.append(
             f"the board is too small in the picture ({px_per_mm:.2f} pixels per mm; "
-            f"at least {SMALLEST_PX_PER_MM}): tiles and pieces may be missing; {closer}"
+            f"at least {USABLE_PX_PER_MM}): tiles and pieces may be missing; {closer}"
         )
         return Quality.UNUSABLE, tuple(notes)
     if edge_mm > SOFTEST_MM:
