@@ -421,9 +421,11 @@ def _edges_shown(
     out: list[tile_edges.Shown | None] = [None] * len(found)
     if px_per_mm < FINE_PX_PER_MM or not any(from_prior for *_, from_prior in found):
         return out
-    probes = [tile_edges.probes(kit, variant) for _, variant in placed]
+    by_variant = {v: tile_edges.probes(kit, v) for v in {variant for _, variant in placed}}
+    probes = [by_variant[variant] for _, variant in placed]
+    grey = gray.astype(np.float32)
     measured = [
-        tile_edges.contrasts(gray, to_image, edge)
+        tile_edges.contrasts(grey, to_image, edge)
         for (to_image, _), edge in zip(placed, probes, strict=True)
     ]
     own = [

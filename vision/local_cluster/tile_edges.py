@@ -10,7 +10,7 @@ still finds outlines where it expects them; its edge lines across the move it do
 Each side is probed at positions a few millimetres apart: the line's middle against the face
 just inside it, away from every slot's outline (:func:`probes`). A side shows when enough of
 its positions show a line as light against the face as the tiles found by their own marker
-show theirs (:func:`sides_showing`)."""
+show theirs (:func:`shown`)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from .kit import Kit
+from vision.local_cluster.kit import Kit
 
 Floats = npt.NDArray[np.float32]
 Matrix = npt.NDArray[np.float64]
@@ -56,37 +56,32 @@ class EdgeProbes:
 def probes(kit: Kit, variant: int) -> EdgeProbes:
     """The positions probed on ``variant``'s face, clear of its slots' outlines."""
     half = kit.tile_side / 2
-    at_line = half - kit.line_width / 2
-    at_face = half - kit.line_width - FACE_INSIDE
     along = np.arange(-half + CORNER, half - CORNER + 1e-9, STEP)
+    normals = np.array([(0.0, 1.0), (1.0, 0.0), (0.0, -1.0), (-1.0, 0.0)])
+    tangents = np.stack([-normals[:, 1], normals[:, 0]], axis=1)
+    # S x A x 2: every side's positions, on the line's middle and on the face inside it.
+    base = tangents[:, None, :] * along[None, :, None]
+    line = (base + normals[:, None, :] * (half - kit.line_width / 2)).reshape(-1, 2)
+    face = (base + normals[:, None, :] * (half - kit.line_width - FACE_INSIDE)).reshape(-1, 2)
+    side = np.repeat(np.arange(4), len(along))
     slots = kit.variants[variant]
     centres = np.array([s.centre for s in slots], np.float64)
     reach = np.array([s.radius for s in slots], np.float64) + CLEAR
-    line, face, side = [], [], []
-    for k, (nx, ny) in enumerate(((0, 1), (1, 0), (0, -1), (-1, 0))):
-        for t in along:
-            tx, ty = -ny * t, nx * t
-            a = (tx + nx * at_line, ty + ny * at_line)
-            b = (tx + nx * at_face, ty + ny * at_face)
-            near = min(
-                float(np.min(np.hypot(*(centres - p).T) - reach))
-                for p in (np.array(a), np.array(b))
-            )
-            if near < 0:
-                continue
-            line.append(a)
-            face.append(b)
-            side.append(k)
-    return EdgeProbes(np.array(line), np.array(face), np.array(side, np.int64))
+    clear = np.ones(len(line), bool)
+    for points in (line, face):
+        apart = np.linalg.norm(points[:, None, :] - centres[None, :, :], axis=2) - reach
+        clear &= apart.min(axis=1) >= 0
+    return EdgeProbes(line[clear], face[clear], side[clear].astype(np.int64))
 
 
-def contrasts(gray: npt.NDArray[np.uint8], to_image: Matrix, edge: EdgeProbes) -> Floats:
-    """How much lighter the edge line is than the face beside it at each probed position,
-    in the picture's grey levels, for a tile whose frame ``to_image`` maps into it."""
+def contrasts(grey: Floats, to_image: Matrix, edge: EdgeProbes) -> Floats:
+    """How much lighter the edge line is than the face beside it at each probed position
+    (NaN outside the picture), in ``grey``'s levels (the picture as float32 grey), for a
+    tile whose frame ``to_image`` maps into it."""
     points = np.concatenate([edge.line, edge.face])
     where = cv2.perspectiveTransform(points.reshape(-1, 1, 2), to_image).reshape(-1, 2)
     sampled = cv2.remap(
-        gray.astype(np.float32),
+        grey,
         where[:, 0].astype(np.float32).reshape(1, -1),
         where[:, 1].astype(np.float32).reshape(1, -1),
         cv2.INTER_LINEAR,
