@@ -382,7 +382,7 @@ def test_a_placed_tile_whose_edge_line_shows_all_round_is_kept() -> None:
     or sure claim says where the tile lies. Its edge line shows along all four sides where
     the prior puts it, which no pose a few millimetres off shows (a neighbour's line lies
     along one side at most), so it is placed and its two visible mineral tokens read (issue
-    18's benchmark, picture 2; 74 more slots right on seed 2026 from 1 px/mm, none wrong)."""
+    18's benchmark, picture 2; 39 more slots right on seed 2026 from 1 px/mm, none wrong)."""
     case = _benchmark_picture(2, {})
     assert "S4" not in case.without.scan.sectors
     placed = next(t for t in case.found.tiles if t.sector == "S4")
