@@ -71,6 +71,8 @@ SMALLEST_PX_PER_MM = 0.5
 """Below this many pixels per millimetre tiles go unfound: the picture is not usable, and no
 token's colour is read (a unit's body is then a few pixels across, all of them near its edge:
 issue 18's benchmark read a yellow destroyer white at 0.37 px/mm, in warm JPEG 60)."""
+MINERAL_OUTLINES = 12
+"""At least this many mineral slots that look empty give the minerals' own outline contrast."""
 USABLE_PX_PER_MM = 0.53
 """A picture whose markers measure fewer pixels per millimetre than this is called unusable:
 the markers' median scale lies within about 5 % of the board's own (issue 18's benchmark,
@@ -717,7 +719,12 @@ def read_tiles(
     lit = light({v: (layouts[v], linear, taken) for v, (_, linear, taken) in groups.items()}, refs)
     measured = measure(layouts, lit, refs, by_marker)
     found = outline_contrasts(measured)
-    refs = dataclasses.replace(refs, outline=float(median(found)) if len(found) >= 3 else 0.0)
+    minerals = outline_contrasts(measured, "mineral")
+    refs = dataclasses.replace(
+        refs,
+        outline=float(median(found)) if len(found) >= 3 else 0.0,
+        mineral_outline=float(median(minerals)) if len(minerals) >= MINERAL_OUTLINES else 0.0,
+    )
     readings = decide(layouts, measured, lit, refs)
     for v, (which, _, _) in groups.items():
         for i, slots in zip(which, readings[v], strict=True):

@@ -227,6 +227,13 @@ class References:
     outline: float = 0.0
     """How much lighter the printed outlines look than the tile beside them, on this board
     (the median over the slots that look empty)."""
+    mineral_outline: float = 0.0
+    """...and the mineral slots' outlines alone (0 when too few look empty to say). A
+    mineral's outline, a triangle, is judged against the lesser of the two: it shows less than
+    a craft slot's ring or a claim's outline (issue 18's benchmark, seed 2026 from 1 px/mm: a
+    median 0.93 of the board's, against 1.02-1.06), and less still in a blurred picture,
+    where 25 empty minerals were unknown for an outline under 0.6 of the board's (with the
+    prior, 18 more slots right on seed 2026 and 42 on the five sets, none wrong)."""
     colours: bool = True
     """False when the card's swatches cannot be trusted (glare on the card)."""
     fine: bool = True
@@ -600,9 +607,10 @@ def _around(kept: Floats, kept_a: Floats, kept_b: Floats, surround: Floats) -> F
     return out
 
 
-def outline_contrasts(measured: list[Measured]) -> Floats:
-    """The outline contrasts of the slots that look empty and clear of anything, on the
-    tiles found by their own marker."""
+def outline_contrasts(measured: list[Measured], kind: str | None = None) -> Floats:
+    """The outline contrasts of the slots (of ``kind``, or every kind) that look empty and
+    clear of anything, on the tiles found by their own marker."""
+    measured = [m for m in measured if kind is None or m.kind.kind == kind]
     found = [
         m.contrast[
             m.seen[:, None] & looks_empty(m.hue, m.lightness) & (m.covered < COVERED_SHARE / 2)
@@ -681,12 +689,15 @@ def _decide_kind(
         1 - np.maximum(m.covered - m.noise_rate, 0) / COVERED_SHARE,
         1 - np.maximum(m.surround_share - m.noise_rate, 0) / SURROUND_COVERED,
     )
-    outline = max(refs.outline, 1e-6)
+    own = refs.outline
+    if m.kind.kind == "mineral" and refs.mineral_outline > 0:
+        own = min(own, refs.mineral_outline)
+    outline = max(own, 1e-6)
     shows = (
         refs.fine
         & (refs.outline >= OUTLINE_LEAST)
-        & (m.contrast >= OUTLINE_SHARE * refs.outline)
-        & (m.contrast_least >= OUTLINE_ROUND * refs.outline)
+        & (m.contrast >= OUTLINE_SHARE * own)
+        & (m.contrast_least >= OUTLINE_ROUND * own)
         & (m.contrast >= OUTLINE_SHOWS)
     )
     state = np.zeros(m.covered.shape, np.int64)
