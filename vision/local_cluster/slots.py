@@ -721,8 +721,8 @@ def _decide_kind(
         )
         white = refs.swatches["white"]
         off_line = np.minimum(
-            _off_line(m.colour[..., 1:], white[1:], refs.tile[1:]),
-            _off_line(m.colour[..., 1:], grey[1:], refs.tile[1:]),
+            _off_mix(m.colour[..., 1:], white[1:], refs.tile[1:], past_tile=True),
+            _off_mix(m.colour[..., 1:], grey[1:], refs.tile[1:], past_tile=True),
         )
         empty = usable & (where <= MINERAL_EMPTY) & shows & (off_line <= MINERAL_EMPTY_HUE)
         state[token] = 2
@@ -781,22 +781,17 @@ def _decide_kind(
     )
 
 
-def _off_mix(ab: Floats, grey: Floats, tile: Floats) -> Floats:
-    """How far (a*, b*) each of ``ab`` (... x 2) lies from every mix of the mineral grey's
-    hue and bare tile's: JPEG keeps colour at half the resolution of light, so a mineral
-    token on a tile takes some of the tile's hue (never its lightness)."""
-    along = tile - grey
-    t = np.clip(((ab - grey) @ along) / max(float(along @ along), 1e-9), 0.0, 1.0)
-    out: Floats = np.linalg.norm(ab - grey - t[..., None] * along, axis=-1).astype(np.float32)
-    return out
-
-
-def _off_line(ab: Floats, light: Floats, tile: Floats) -> Floats:
-    """How far (a*, b*) each of ``ab`` (... x 2) lies from the line from ``light`` through
-    bare tile's hue and on past it (no farther back than ``light`` itself)."""
-    along = tile - light
-    t = np.maximum(((ab - light) @ along) / max(float(along @ along), 1e-9), 0.0)
-    out: Floats = np.linalg.norm(ab - light - t[..., None] * along, axis=-1).astype(np.float32)
+def _off_mix(ab: Floats, start: Floats, tile: Floats, *, past_tile: bool = False) -> Floats:
+    """How far (a*, b*) each of ``ab`` (... x 2) lies from every mix of ``start``'s hue and
+    bare tile's (and, ``past_tile``, on along that line beyond the tile: a deeper print).
+    JPEG keeps colour at half the resolution of light, so a mineral token on a tile takes
+    some of the tile's hue (never its lightness), and an empty slot mixes the tile's hue with
+    its light outline's."""
+    along = tile - start
+    t = np.maximum(((ab - start) @ along) / max(float(along @ along), 1e-9), 0.0)
+    if not past_tile:
+        t = np.minimum(t, 1.0)
+    out: Floats = np.linalg.norm(ab - start - t[..., None] * along, axis=-1).astype(np.float32)
     return out
 
 
