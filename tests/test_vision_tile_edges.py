@@ -37,9 +37,9 @@ def test_a_tiles_edge_line_shows_all_round_only_where_its_pose_is_right() -> Non
     conditions = Conditions(seed=3, noise=1.0, jpeg=90, width=2304, height=1296, tile_gap=3.0)
     picture = render(sample_state(5, 3), conditions)
     found = recognize(picture.image, expected=list(picture.tiles))
-    grey = cv2.cvtColor(picture.image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gray = cv2.cvtColor(picture.image, cv2.COLOR_BGR2GRAY)
     contrasts = {
-        t.sector: tile_edges.contrasts(grey, t.to_image, tile_edges.probes(KIT, t.reading.variant))
+        t.sector: tile_edges.contrasts(gray, t.to_image, tile_edges.probes(KIT, t.reading.variant))
         for t in found.tiles
     }
     typical = float(np.median([np.nanmedian(c) for c in contrasts.values()]))
@@ -48,7 +48,7 @@ def test_a_tiles_edge_line_shows_all_round_only_where_its_pose_is_right() -> Non
         dx: {
             t.sector: tile_edges.shown(
                 tile_edges.contrasts(
-                    grey,
+                    gray,
                     t.to_image @ np.array([[1, 0, dx], [0, 1, 0], [0, 0, 1]], np.float64),
                     tile_edges.probes(KIT, t.reading.variant),
                 ),

@@ -467,12 +467,7 @@ def centre_on_white(gray: Image, quads: Matrix, white: float) -> Matrix:
     corners, usable = _meeting(points, shows.reshape(count, 4, EDGE_POINTS).astype(np.float64))
     # The band square's centre, where its diagonals meet; the marker's corners on them.
     a, b, c, d = (corners[:, k] for k in range(4))
-    u, v = c - a, d - b
-    det = u[:, 0] * (-v[:, 1]) - u[:, 1] * (-v[:, 0])
-    ok = np.abs(det) > 1e-6
-    w = b - a
-    s1 = (w[:, 0] * (-v[:, 1]) - w[:, 1] * (-v[:, 0])) / np.where(ok, det, 1.0)
-    centre = a + u * s1[:, None]
+    centre, ok = _crossing(a, c - a, b, d - b)
     inside = centre[:, None, :] + (corners - centre[:, None, :]) * (2.0 / (1.0 + white))
     moved = np.linalg.norm(inside - quads, axis=2).max(axis=1) < 1.5 * BAND_MOVE * cell.min(axis=1)
     keep = usable & ok & moved
@@ -492,16 +487,24 @@ def _meeting(points: Matrix, weight: Matrix) -> tuple[Matrix, npt.NDArray[np.boo
     sxy = (d[..., 0] * d[..., 1]).sum(axis=2)
     angle = 0.5 * np.arctan2(2 * sxy, sxx - syy)
     along = np.stack([np.cos(angle), np.sin(angle)], axis=2)  # M x 4 x 2
-    p1, d1 = np.roll(centre, 1, axis=1), np.roll(along, 1, axis=1)
-    p2, d2 = centre, along
-    det = d1[..., 0] * (-d2[..., 1]) - d1[..., 1] * (-d2[..., 0])
-    diff = p2 - p1
-    s1 = (diff[..., 0] * (-d2[..., 1]) - diff[..., 1] * (-d2[..., 0])) / np.where(
-        np.abs(det) < 1e-6, 1.0, det
+    corners, crossed = _crossing(
+        np.roll(centre, 1, axis=1), np.roll(along, 1, axis=1), centre, along
     )
-    corners: Matrix = p1 + d1 * s1[..., None]
-    usable = ((weight > 0).sum(axis=2) >= 3).all(axis=1) & (np.abs(det) >= 1e-6).all(axis=1)
+    usable = ((weight > 0).sum(axis=2) >= 3).all(axis=1) & crossed.all(axis=1)
     return corners, usable
+
+
+def _crossing(
+    p1: Matrix, d1: Matrix, p2: Matrix, d2: Matrix
+) -> tuple[Matrix, npt.NDArray[np.bool_]]:
+    """Where the lines through ``p1`` along ``d1`` and through ``p2`` along ``d2`` cross
+    (... x 2 each), and whether they do (not parallel)."""
+    det = d1[..., 0] * (-d2[..., 1]) - d1[..., 1] * (-d2[..., 0])
+    crossed = np.abs(det) >= 1e-6
+    diff = p2 - p1
+    s1 = (diff[..., 0] * (-d2[..., 1]) - diff[..., 1] * (-d2[..., 0])) / np.where(crossed, det, 1.0)
+    out: Matrix = p1 + d1 * s1[..., None]
+    return out, crossed
 
 
 SPREAD_SAMPLES = 25

@@ -425,9 +425,8 @@ def _edges_shown(
         return out
     by_variant = {v: tile_edges.probes(kit, v) for v in {variant for _, variant in placed}}
     probes = [by_variant[variant] for _, variant in placed]
-    grey = gray.astype(np.float32)
     measured = [
-        tile_edges.contrasts(grey, to_image, edge)
+        tile_edges.contrasts(gray, to_image, edge)
         for (to_image, _), edge in zip(placed, probes, strict=True)
     ]
     own = [

@@ -74,22 +74,40 @@ def probes(kit: Kit, variant: int) -> EdgeProbes:
     return EdgeProbes(line[clear], face[clear], side[clear].astype(np.int64))
 
 
-def contrasts(grey: Floats, to_image: Matrix, edge: EdgeProbes) -> Floats:
+def contrasts(gray: npt.NDArray[np.uint8], to_image: Matrix, edge: EdgeProbes) -> Floats:
     """How much lighter the edge line is than the face beside it at each probed position
-    (NaN outside the picture), in ``grey``'s levels (the picture as float32 grey), for a
+    (NaN where either point lies outside the picture), in the picture's grey levels, for a
     tile whose frame ``to_image`` maps into it."""
     points = np.concatenate([edge.line, edge.face])
     where = cv2.perspectiveTransform(points.reshape(-1, 1, 2), to_image).reshape(-1, 2)
-    sampled = cv2.remap(
-        grey,
-        where[:, 0].astype(np.float32).reshape(1, -1),
-        where[:, 1].astype(np.float32).reshape(1, -1),
+    sampled = _bilinear(gray, where)
+    half = len(edge.line)
+    out: Floats = sampled[:half] - sampled[half:]
+    return out
+
+
+def _bilinear(gray: npt.NDArray[np.uint8], where: Matrix) -> Floats:
+    """The picture's grey level at each point (N x 2), bilinear, NaN outside the picture:
+    sampled from a float copy of only the part of the picture the points span."""
+    height, width = gray.shape
+    finite = where[np.isfinite(where).all(axis=1)]
+    if len(finite) == 0:
+        return np.full(len(where), np.nan, np.float32)
+    x0 = int(np.clip(np.floor(finite[:, 0].min()), 0, width))
+    y0 = int(np.clip(np.floor(finite[:, 1].min()), 0, height))
+    x1 = int(np.clip(np.floor(finite[:, 0].max()) + 2, 0, width))
+    y1 = int(np.clip(np.floor(finite[:, 1].max()) + 2, 0, height))
+    if x1 <= x0 or y1 <= y0:
+        return np.full(len(where), np.nan, np.float32)
+    part = gray[y0:y1, x0:x1].astype(np.float32)
+    out: Floats = cv2.remap(
+        part,
+        (where[:, 0] - x0).astype(np.float32).reshape(1, -1),
+        (where[:, 1] - y0).astype(np.float32).reshape(1, -1),
         cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=np.nan,
     ).ravel()
-    half = len(edge.line)
-    out: Floats = (sampled[:half] - sampled[half:]).astype(np.float32)
     return out
 
 
