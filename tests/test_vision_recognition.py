@@ -558,7 +558,10 @@ def test_slots_under_more_glare_than_a_fifth_of_paper_white_are_unknown_where_it
     """Under a highlight at twice paper white, glare is judged slot by slot: the slots it
     lifts by more than a fifth of paper white all told (``GLARE_ALL_MOST``) are unknown,
     the rest of their tiles read, and nothing anywhere is read wrong. (Refusing tiles whole
-    above 0.2 left 137-141 of 150 visible slots right here.)"""
+    above 0.2 left 137-141 of 150 visible slots right here.) The renderer hides a slot
+    under glare above a fifth of paper white anywhere over its zone; where the rest of the
+    surround lies under less, the plane that follows the veil (``VEIL_ABOVE``) reads it,
+    right: 46 of the 66 such slots are unknown (56 before the plane followed veils)."""
     bright = dataclasses.replace(FINE, glare=1, glare_strength=2.0, seed=6)
     rendered = render(small, bright)
     found = recognize(rendered.image, expected=list(rendered.tiles))
@@ -571,7 +574,51 @@ def test_slots_under_more_glare_than_a_fifth_of_paper_white_are_unknown_where_it
         assert tile is not None
         glared += len(truth.glared)
         unknown += sum(1 for r in tile.slots if r.slot in truth.glared and not r.known)
-    assert glared >= 40 and unknown >= 0.8 * glared, (unknown, glared)
+    assert glared >= 40 and unknown >= 0.65 * glared, (unknown, glared)
+
+
+def test_a_highlights_veil_over_a_surround_is_followed_and_its_slots_read() -> None:
+    """Issue 18's benchmark picture 78 (1080p, 1.17 px/mm): a highlight's veil lifts S22's
+    strike-craft slots and their surrounds evenly, to L* 45 where bare tile reads 18 (some
+    0.12 of paper white). Each surround point counted at most three times bare tile, the
+    plane took off a third of it, every ring read lighter than bare tile, and all six
+    empty slots were unknown ("covered"). The plane now follows a smooth veil up."""
+    rendered = benchmark_picture(boards(79)[78])[0]
+    found = recognize(rendered.image, expected=list(rendered.tiles))
+    tile = found.scan.tile("S22")
+    assert tile is not None
+    craft = [r.describe() for r in tile.slots if r.slot.startswith("craft")]
+    assert craft == ["empty"] * 6, craft
+    tally = _tally(rendered, found)
+    assert tally.wrong == [] and tally.occluded_wrong == []
+
+
+def test_a_surrounds_plane_follows_a_veil_but_not_a_bright_object_on_one_side() -> None:
+    """The plane through a slot's surround (``slots.surround_planes``): under an even veil
+    of 0.12 of paper white over a tile whose bare print is 0.025, it shows the veil; with
+    paper white over a fifth to a third of the surround, on one side, instead, it takes
+    off no more than the cap at three times bare tile allows (``LEVEL_CLIP``): the
+    object's points do not move the surround's median."""
+    kit = load_kit()
+    lay = layout(kit, 0)
+    bare = 0.025
+    at = lay.points[lay.bare]
+    veil = np.full((1, len(at)), bare + 0.12, np.float32)
+    for kind in lay.kinds:
+        planes = slots.surround_planes(veil, kind.plane, bare)
+        assert np.allclose(planes[0, :, 0], bare + 0.12, atol=0.005), kind.kind
+    unit = next(k for k in lay.kinds if k.kind == "unit")
+    around = unit.plane[0].any(axis=0)
+    centre = np.array(kit.variants[0][unit.positions[0]].centre)
+    reach = at[around, 0].max() - centre[0]
+    for side in (0.7, 0.5, 0.3):
+        over = around & (at[:, 0] > centre[0] + side * reach)
+        assert 0.2 < over.sum() / around.sum() < 0.35
+        white = np.where(over, np.float32(1.0), np.float32(bare))[None, :]
+        level = slots.surround_planes(white, unit.plane, bare)[0, 0, 0]
+        capped = np.where(over, np.float32(slots.LEVEL_CLIP * bare), np.float32(bare))
+        assert level == pytest.approx(float(capped @ unit.plane[0, 0]), abs=1e-4)
+        assert level < bare + 0.03, level
 
 
 def test_a_slot_under_more_glare_than_a_fifth_of_paper_white_all_told_is_unknown() -> None:
