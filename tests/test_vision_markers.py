@@ -294,3 +294,28 @@ def test_a_soft_marker_is_located_by_the_middle_of_its_white_band(blur: float) -
     assert np.abs(marker.corners - truth).max() < 0.15
     if blur >= 1.0:
         assert _side(refine_corners(gray, marker.corners[None])[0]) / KIT.marker_side < 0.98
+
+
+def test_a_dark_blurred_marker_the_detector_misses_is_found_where_the_grid_has_room() -> None:
+    """Issue 18's benchmark picture 14 (1080p, 0.67 px/mm, a dim picture with 1.2 px of
+    blur): S33's marker, in the vignette at the board's far edge, gave the detector no quad
+    to match. Its neighbours put it one pitch away on a cell no tile holds; its white square
+    shows there and its marker matches whole (``grid_rescue``). Nothing else is found that
+    is not on the table."""
+    board = boards(15)[14]
+    rendered, sectors = benchmark_picture(board)
+    found = recognize(rendered.image, expected=sectors)
+    visible = {s for s, t in rendered.tiles.items() if t.marker_visible}
+    assert visible <= set(found.scan.sectors)
+    assert set(found.scan.sectors) <= set(rendered.tiles)
+
+
+def test_the_grid_finds_no_tile_where_the_table_has_none() -> None:
+    """A tile the table should have but that is not there: the empty cells beside the board
+    show no white square, and it is named missing, never found on the table or a hand."""
+    state = sample_state(5, 3)
+    rendered = render(state, Conditions(seed=3, hands=1, noise=1.0, jpeg=90))
+    found = recognize(rendered.image, expected=[*rendered.tiles, "S48"])
+    assert "S48" not in found.scan.sectors
+    assert set(found.scan.sectors) <= set(rendered.tiles)
+    assert any("not found:" in note and "S48" in note for note in found.notes)

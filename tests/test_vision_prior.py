@@ -102,7 +102,9 @@ def test_a_tile_under_a_sleeve_placed_from_the_prior_reads_its_visible_slots(
     hidden = {s for s, t in sleeved.picture.tiles.items() if not t.marker_visible}
     placed = {t.sector for t in sleeved.found.tiles if t.carried}
     assert len(placed) >= 2 and placed <= hidden
-    assert not placed & set(sleeved.without.scan.sectors)
+    # Without the prior the grid finds S39's marker, half under a sleeve (``grid_rescue``);
+    # with it the tile is placed from the prior, as a marker that shows only in part.
+    assert "S39" in sleeved.without.scan.sectors
     right, wrong, _ = _carried_slots(sleeved)
     assert wrong == []
     assert right >= 5 * len(placed)

@@ -35,7 +35,7 @@ from companion.local_cluster.atoms import SectorId, sector_sort_key
 from companion.local_cluster.board_scan import BoardScan, SlotReading, SlotState, TileReading
 from vision.blas import one_blas_thread
 from vision.errors import CardNotFound, ImageError
-from vision.local_cluster import tile_edges
+from vision.local_cluster import grid_rescue, tile_edges
 from vision.local_cluster.colour import (
     Card,
     lab,
@@ -257,6 +257,25 @@ def recognize(
             continue
         tile_markers.append(marker)
     table_to_image, poses = _plane(card_markers, tile_markers, kit)
+    rescued: set[str] = set()
+    if count is not None and tile_markers and len(tile_markers) < count:
+        # A tile the prior holds is placed from it (its marker hidden), where the last scan
+        # saw its marker whole: more surely than a marker that shows only in part.
+        wanted = [
+            i
+            for i in (
+                range(kit.sectors[0], kit.sectors[1] + 1)
+                if isinstance(expected, int) or expected is None
+                else [int(s[1:]) for s in expected]
+            )
+            if prior is None or prior.pose(f"S{i}") is None
+        ]
+        more = grid_rescue.rescued(gray, kit, table_to_image, poses, markers, wanted)
+        rescued = {f"S{m.id}" for m in more}
+        if more:
+            markers += more
+            tile_markers += more
+            table_to_image, poses = _plane(card_markers, tile_markers, kit)
     card = read_card(image, table_to_image, kit)
     found: list[tuple[SectorId, Pose, bool]] = [
         (f"S{marker.id}", pose, False) for marker, pose in zip(tile_markers, poses, strict=True)
@@ -283,7 +302,7 @@ def recognize(
         px_per_mm,
         keep_off(edge_mm),
         edge_px / EDGE_TO_SIGMA,
-        [from_prior for *_, from_prior in found],
+        [from_prior or sector in rescued for sector, _, from_prior in found],
         card_notes,
     )
     lines_shown = _edges_shown(gray, kit, found, placed, px_per_mm)
@@ -299,6 +318,8 @@ def recognize(
                 )
                 continue
             notes.append(f"{sector}: its marker is hidden; placed where the last scan had it")
+            slots = _sure_only(slots)
+        elif sector in rescued and not isinstance(slots, str):
             slots = _sure_only(slots)
         kept.append((sector, pose, from_prior, to_image, variant, slots))
     grid = _grid([pose for _, pose, *_ in kept], kit.tile_side)
