@@ -383,15 +383,16 @@ def surround_planes(seen: Floats, plane: Floats, bare: float) -> Floats:
     # T x N times (S x 3 x N) -> T x S x 3, as one matrix product (einsum: 5 times slower at
     # 1080p).
     terms = (np.minimum(seen, least) @ plane.reshape(-1, size).T).reshape(count, len(plane), 3)
-    # The cap rises only where the median lies above ``least - above``: where half the
-    # surround's points or more do (rarely: each such surround's median is then taken).
+    # The cap rises only where the surround's median lies above ``least - above``.
     around: Bools = np.any(plane, axis=1)
-    share = (seen > least - above).astype(np.float32) @ around.T.astype(np.float32)
-    share /= np.maximum(around.sum(axis=1), 1)
-    for t, s in zip(*np.nonzero(share >= 0.5), strict=True):
-        points = seen[t, around[s]]
-        cap = max(float(median(points)) + above, least)
-        terms[t, s] = np.minimum(points, cap) @ plane[s][:, around[s]].T
+    for s in range(len(plane)):
+        points = seen[:, around[s]]
+        if not points.shape[1]:
+            continue
+        caps = median(points, axis=1) + above
+        rows = np.nonzero(caps > least)[0]
+        if len(rows):
+            terms[rows, s] = np.minimum(points[rows], caps[rows, None]) @ plane[s][:, around[s]].T
     return terms
 
 
