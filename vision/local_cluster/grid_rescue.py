@@ -40,7 +40,7 @@ from vision.local_cluster.plane import _similarity
 
 Pose = tuple[tuple[float, float], float]
 
-RESOLUTION = 2.0
+RESOLUTION = 1.0
 """Pixels a millimetre of the table, as a cell is looked at for a white square."""
 SEARCH_MM = 9.0
 """How far (mm) from where the grid puts it a white square is looked for: a gap of up to
@@ -137,8 +137,10 @@ def _free_cells(poses: Sequence[Pose], tile_side: float) -> list[Pose]:
     return out
 
 
-def _square(kit: Kit, sigma_px: float) -> np.ndarray:
-    """A marker's white square as drawn at ``RESOLUTION``, on the dark tile, blurred."""
+def _square(kit: Kit, sigma_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """A marker's white square as drawn at ``RESOLUTION``, on the dark tile, blurred; and
+    the mask that leaves out the marker's bits (which differ from marker to marker, and
+    the more white cells a marker has, the less like any one drawing it looks)."""
     reach = kit.white_side / 2 + 3.0
     size = round(2 * reach * RESOLUTION)
     yy, xx = np.mgrid[0:size, 0:size]
@@ -149,9 +151,8 @@ def _square(kit: Kit, sigma_px: float) -> np.ndarray:
     out = np.full((size, size), TILE_SHADE, np.float32)
     out[far <= kit.white_side / 2] = 1.0
     out[far <= kit.marker_side / 2] = 0.0
-    out[far <= kit.marker_side / 2 - cell] = 0.5
     blurred: np.ndarray = cv2.GaussianBlur(out, (0, 0), max(sigma_px, 0.3))
-    return blurred
+    return blurred, (far > kit.marker_side / 2 - cell).astype(np.float32)
 
 
 def _bits(kit: Kit) -> int:
@@ -164,10 +165,11 @@ def _white_square(
     centre: tuple[float, float],
     angle: float,
     kit: Kit,
-    square: np.ndarray,
+    square: tuple[np.ndarray, np.ndarray],
 ) -> tuple[float, float] | None:
     """Where (table mm) a white square lies within ``SEARCH_MM`` of ``centre``, if one does."""
-    reach = square.shape[0] / RESOLUTION / 2 + SEARCH_MM
+    drawn, mask = square
+    reach = drawn.shape[0] / RESOLUTION / 2 + SEARCH_MM
     size = round(2 * reach * RESOLUTION)
     to_cell = np.array(
         [
@@ -186,7 +188,7 @@ def _white_square(
     ).astype(np.float32)
     if float(patch.std()) < 1.0:
         return None
-    scores = cv2.matchTemplate(patch, square, cv2.TM_CCOEFF_NORMED)
+    scores = cv2.matchTemplate(patch, drawn, cv2.TM_CCOEFF_NORMED, mask=mask)
     _, best, _, (col, row) = cv2.minMaxLoc(scores)
     if best < SQUARE_LEAST:
         return None

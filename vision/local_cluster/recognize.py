@@ -54,6 +54,7 @@ from vision.local_cluster.plane import (
     _grid,
     _near_pairs,
     _plane,
+    _rigid,
     _similarity,
 )
 from vision.local_cluster.slots import References, decide, light, measure, outline_contrasts
@@ -133,6 +134,10 @@ nothing over the slot shows. (The floor once held for empty readings too, when a
 sleeve over a mineral passed for bare tile and read empty at 0.67; the outline must now
 show along every side. Without it for empties, 164 more visible slots right from 1 px/mm
 on the benchmark's five sets, none wrong.)"""
+SAME_PLACE_MM = 4.0
+SAME_PLACE_DEG = 3.0
+"""A tile whose marker the grid found (``grid_rescue``) within this of where the prior
+carries it is placed at the prior's pose: the last scan saw its marker whole."""
 CARRIED_SURE_SLOTS = ("claim", "unit")
 """A tile placed from the prior whose outlines do not show (``CARRIED_EMPTIES``) is kept
 when one of these slots reads surely (:func:`_placed_right`)."""
@@ -259,28 +264,38 @@ def recognize(
     table_to_image, poses = _plane(card_markers, tile_markers, kit)
     rescued: set[str] = set()
     if count is not None and tile_markers and len(tile_markers) < count:
-        # A tile the prior holds is placed from it (its marker hidden), where the last scan
-        # saw its marker whole: more surely than a marker that shows only in part.
-        wanted = [
-            i
-            for i in (
-                range(kit.sectors[0], kit.sectors[1] + 1)
-                if isinstance(expected, int) or expected is None
-                else [int(s[1:]) for s in expected]
-            )
-            if prior is None or prior.pose(f"S{i}") is None
-        ]
+        wanted = (
+            range(kit.sectors[0], kit.sectors[1] + 1)
+            if isinstance(expected, int) or expected is None
+            else [int(s[1:]) for s in expected]
+        )
         more = grid_rescue.rescued(gray, kit, table_to_image, poses, markers, wanted)
         rescued = {f"S{m.id}" for m in more}
-        if more:
-            markers += more
-            tile_markers += more
-            table_to_image, poses = _plane(card_markers, tile_markers, kit)
+        # Placed on the plane the detector's markers fix, which they do not move: a marker
+        # found so may show only in part.
+        model = np.array(kit.marker_corners(), np.float64)
+        to_table = np.linalg.inv(table_to_image)
+        for marker in more:
+            markers.append(marker)
+            tile_markers.append(marker)
+            corners = cv2.perspectiveTransform(marker.corners.reshape(-1, 1, 2), to_table)
+            poses.append(_rigid(model, corners.reshape(4, 2)))
     card = read_card(image, table_to_image, kit)
     found: list[tuple[SectorId, Pose, bool]] = [
         (f"S{marker.id}", pose, False) for marker, pose in zip(tile_markers, poses, strict=True)
     ]
     if prior is not None:
+        # A tile the grid found where the prior carries it (give or take a few millimetres)
+        # is placed at the prior's pose: the last scan saw its marker whole, and placed it
+        # more exactly than a marker that shows only in part.
+        by_marker = [f for f in found if f[0] not in rescued]
+        before = dict(carried(by_marker, prior, kit)) if rescued else {}
+        found = [
+            (sector, before[sector], False)
+            if sector in before and _same_place(pose, before[sector])
+            else (sector, pose, from_prior)
+            for sector, pose, from_prior in found
+        ]
         found += [(sector, pose, True) for sector, pose in carried(found, prior, kit)]
     found.sort(key=lambda f: sector_sort_key(f[0]))
     placed = [
@@ -356,6 +371,14 @@ def recognize(
 
 
 Pose = tuple[tuple[float, float], float]
+
+
+def _same_place(one: Pose, other: Pose) -> bool:
+    """Whether two poses of a tile agree within ``SAME_PLACE_MM`` and ``SAME_PLACE_DEG``."""
+    (x, y), angle = one
+    (u, v), turn = other
+    apart = abs((angle - turn + 180.0) % 360.0 - 180.0)
+    return math.hypot(x - u, y - v) <= SAME_PLACE_MM and apart <= SAME_PLACE_DEG
 
 
 def carried(
