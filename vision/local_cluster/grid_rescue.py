@@ -35,6 +35,8 @@ from vision.local_cluster.markers import (
     centre_on_white,
     edge_spread,
     refine_corners,
+    standing,
+    whole_scores,
 )
 from vision.local_cluster.plane import _similarity
 
@@ -212,7 +214,6 @@ def _marker(
 ) -> tuple[float, Marker] | None:
     """The kit marker inside the white square at ``centre``, matched whole at the best of a
     few nudges and turns, if it stands out (its score and the marker)."""
-    target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
     corners = np.array(kit.marker_corners(), np.float64)
     best: tuple[float, float, int, np.ndarray] | None = None
     for dx in NUDGES_MM:
@@ -220,22 +221,13 @@ def _marker(
             for turn in TURNS_DEG:
                 pose = table_to_image @ _similarity((centre[0] + dx, centre[1] + dy), angle + turn)
                 quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), pose).reshape(4, 2)
-                warp = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
-                patch = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR)
-                values = patch.astype(np.float32).ravel()
-                values -= values.mean()
-                length = float(np.linalg.norm(values))
-                if length < 1e-6:
+                scores = whole_scores(gray, quad, side, templates)
+                if scores is None:
                     continue
-                scores = templates @ (values / length)
-                top = scores.max(axis=1)
-                order = np.argsort(-top)
-                rivals = [i for i in order[1:] if everyone[i] not in found]
-                second = float(top[rivals[0]]) if rivals else -1.0
-                first = int(order[0])
-                if best is None or top[first] > best[0]:
+                first, top, second = standing(scores, everyone, found)
+                if best is None or top > best[0]:
                     rolled = np.roll(quad, int(np.argmax(scores[first])), axis=0)
-                    best = (float(top[first]), second, first, rolled)
+                    best = (top, second, first, rolled)
     if best is None:
         return None
     score, second, first, quad = best

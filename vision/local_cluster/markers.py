@@ -278,7 +278,6 @@ def _matched(
     (:data:`MATCH_BLUR`)."""
     everyone = (*range(kit.sectors[0], kit.sectors[1] + 1), *sorted(kit.card.markers))
     side = (_codes(kit.dictionary, everyone)[0] + 2) * MATCH_PX
-    target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
     out: dict[int, Matrix] = {}
     for quad in quads:
         area = _area(quad)
@@ -288,31 +287,46 @@ def _matched(
         blur = round(sigma / cells, 1)
         if blur < MATCH_BLUR:
             continue
-        warp = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
-        patch = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR)
-        values = patch.astype(np.float32).ravel()
-        values -= values.mean()
-        length = float(np.linalg.norm(values))
-        if length < 1e-6:
+        scores = whole_scores(gray, quad, side, _templates(kit.dictionary, everyone, blur))
+        if scores is None:
             continue
-        scores = _templates(kit.dictionary, everyone, blur) @ (values / length)  # n x 4
-        best = scores.max(axis=1)
-        order = np.argsort(-best)
-        first = order[0]
+        first, best, second_best = standing(scores, everyone, found)
         marker_id = everyone[first]
-        # A marker found elsewhere is not here too: it may not be this one (the quad is that
-        # marker again), but it is no rival for the margin either.
-        rivals = [i for i in order[1:] if everyone[i] not in found]
-        second_best = float(best[rivals[0]]) if rivals else -1.0
-        if (
-            marker_id in found
-            or best[first] < MATCH_LEAST
-            or best[first] - second_best < MATCH_MARGIN
-        ):
+        if marker_id in found or best < MATCH_LEAST or best - second_best < MATCH_MARGIN:
             continue
         turn = int(np.argmax(scores[first]))
         out.setdefault(marker_id, np.roll(quad, turn, axis=0))
     return list(out.items())
+
+
+def whole_scores(
+    gray: Image, quad: Matrix, side: int, templates: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float32] | None:
+    """How well the marker inside ``quad`` correlates with each of ``templates`` (n x 4
+    turns, ``side`` pixels a side: :func:`_templates`): n x 4; None for a flat patch."""
+    target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    warp = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+    patch = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR)
+    values = patch.astype(np.float32).ravel()
+    values -= values.mean()
+    length = float(np.linalg.norm(values))
+    if length < 1e-6:
+        return None
+    out: npt.NDArray[np.float32] = templates @ (values / length)
+    return out
+
+
+def standing(
+    scores: npt.NDArray[np.float32], everyone: Sequence[int], found: set[int]
+) -> tuple[int, float, float]:
+    """The best match among ``scores`` (index into ``everyone``), its score, and the best
+    score of any other marker not found elsewhere: a marker found elsewhere is not here too
+    (the quad may be that marker again), but it is no rival for the margin either."""
+    best = scores.max(axis=1)
+    order = np.argsort(-best)
+    first = int(order[0])
+    rivals = [i for i in order[1:] if everyone[i] not in found]
+    return first, float(best[first]), float(best[rivals[0]]) if rivals else -1.0
 
 
 def _look(
