@@ -4,7 +4,8 @@ Tiles lie edge to edge on a square grid, so a tile whose marker the detector mis
 blurred, too dark, at the edge of a vignette) lies one pitch from a tile that was found, on
 a cell no found tile holds. For each such cell the marker's white square is looked for
 first, a few millimetres either way (tiles are placed by hand, with gaps and a few degrees
-of turn): a cell that shows none (the table, a hand, a card) costs one small template match.
+of turn), leaving out the marker's bits, which differ from marker to marker: a cell that
+shows none (the table, a hand, a card) costs one small template match.
 Where one shows, the marker inside it is matched whole against every kit marker as the
 picture's blur shows them, a millimetre and a few degrees either way, and taken only as
 surely as a blurred marker the detector's quads show (``markers.MATCH_LEAST``,
@@ -48,8 +49,9 @@ SEARCH_MM = 9.0
 """How far (mm) from where the grid puts it a white square is looked for: a gap of up to
 4 mm on either side of each tile and a few degrees of turn across a pitch of 130 mm."""
 SQUARE_LEAST = 0.6
-"""A white square shows where a drawn one (white square, black marker, bits at their mean,
-dark tile round it, blurred as the picture is) correlates at least this well."""
+"""A white square shows where a drawn one (white square, the marker's black border, dark
+tile round it, blurred as the picture is; the marker's bits left out) correlates at least
+this well."""
 NUDGES_MM = (-1.2, 0.0, 1.2)
 TURNS_DEG = (-2.5, 0.0, 2.5)
 """The marker inside a white square is matched this far either way (mm, degrees)."""
