@@ -85,18 +85,33 @@ def rescued(
     templates = _templates(kit.dictionary, everyone, blur_cells)
     square = _square(kit, sigma / px_per_mm * RESOLUTION)
     out: dict[int, tuple[float, Marker]] = {}
-    for centre, angle in _free_cells(poses, kit.tile_side):
-        at = _white_square(gray, table_to_image, centre, angle, kit, square)
-        if at is None:
-            continue
-        best = _marker(gray, table_to_image, at, angle, kit, templates, side, everyone, found)
-        if best is None:
-            continue
-        score, marker = best
-        marker = _refined(gray, marker, kit, px_per_mm)
-        if marker.id in wanted and score > out.get(marker.id, (-1.0, marker))[0]:
-            out[marker.id] = (score, marker)
-    return [marker for _, marker in out.values()]
+    # Cell by cell beside the tiles found, then beside the tiles found so (a tile whose only
+    # neighbours were missing too), until a round finds none.
+    placed = list(poses)
+    looked: list[tuple[float, float]] = []
+    while True:
+        cells = [
+            (centre, angle)
+            for centre, angle in _free_cells(placed, kit.tile_side)
+            if all(math.dist(centre, done) >= 0.3 * kit.tile_side for done in looked)
+        ]
+        more: list[Pose] = []
+        for centre, angle in cells:
+            looked.append(centre)
+            at = _white_square(gray, table_to_image, centre, angle, kit, square)
+            if at is None:
+                continue
+            best = _marker(gray, table_to_image, at, angle, kit, templates, side, everyone, found)
+            if best is None:
+                continue
+            score, marker = best
+            marker = _refined(gray, marker, kit, px_per_mm)
+            if marker.id in wanted and score > out.get(marker.id, (-1.0, marker))[0]:
+                more += [] if marker.id in out else [(at, angle)]
+                out[marker.id] = (score, marker)
+        if not more:
+            return [marker for _, marker in out.values()]
+        placed += more
 
 
 def _refined(gray: Image, marker: Marker, kit: Kit, px_per_mm: float) -> Marker:
