@@ -264,22 +264,11 @@ def recognize(
     table_to_image, poses = _plane(card_markers, tile_markers, kit)
     rescued: set[str] = set()
     if count is not None and tile_markers and len(tile_markers) < count:
-        wanted = (
-            range(kit.sectors[0], kit.sectors[1] + 1)
-            if isinstance(expected, int) or expected is None
-            else [int(s[1:]) for s in expected]
-        )
-        more = grid_rescue.rescued(gray, kit, table_to_image, poses, markers, wanted)
-        rescued = {f"S{m.id}" for m in more}
-        # Placed on the plane the detector's markers fix, which they do not move: a marker
-        # found so may show only in part.
-        model = np.array(kit.marker_corners(), np.float64)
-        to_table = np.linalg.inv(table_to_image)
-        for marker in more:
+        for marker, pose in _on_the_grid(gray, kit, table_to_image, poses, markers, expected):
             markers.append(marker)
             tile_markers.append(marker)
-            corners = cv2.perspectiveTransform(marker.corners.reshape(-1, 1, 2), to_table)
-            poses.append(_rigid(model, corners.reshape(4, 2)))
+            poses.append(pose)
+            rescued.add(f"S{marker.id}")
     card = read_card(image, table_to_image, kit)
     found: list[tuple[SectorId, Pose, bool]] = [
         (f"S{marker.id}", pose, False) for marker, pose in zip(tile_markers, poses, strict=True)
@@ -371,6 +360,32 @@ def recognize(
 
 
 Pose = tuple[tuple[float, float], float]
+
+
+def _on_the_grid(
+    gray: Image,
+    kit: Kit,
+    table_to_image: Matrix,
+    poses: Sequence[Pose],
+    markers: Sequence[Marker],
+    expected: Collection[SectorId] | int | None,
+) -> list[tuple[Marker, Pose]]:
+    """The markers of tiles ``expected`` (any of the kit's, given only how many) that the
+    detector missed, found where the grid leaves room for them (:mod:`grid_rescue`), each
+    with its pose on the plane the detector's markers fix: a marker found so may show only
+    in part, and does not move that plane."""
+    wanted = (
+        range(kit.sectors[0], kit.sectors[1] + 1)
+        if isinstance(expected, int) or expected is None
+        else [int(s[1:]) for s in expected]
+    )
+    model = np.array(kit.marker_corners(), np.float64)
+    to_table = np.linalg.inv(table_to_image)
+    out = []
+    for marker in grid_rescue.rescued(gray, kit, table_to_image, poses, markers, wanted):
+        corners = cv2.perspectiveTransform(marker.corners.reshape(-1, 1, 2), to_table)
+        out.append((marker, _rigid(model, corners.reshape(4, 2))))
+    return out
 
 
 def _same_place(one: Pose, other: Pose) -> bool:
