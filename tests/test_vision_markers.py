@@ -316,6 +316,9 @@ def test_a_dark_blurred_marker_the_detector_misses_is_found_where_the_grid_has_r
     visible = {s for s, t in rendered.tiles.items() if t.marker_visible}
     assert visible <= set(found.scan.sectors)
     assert set(found.scan.sectors) <= set(rendered.tiles)
+    assert any(
+        n.startswith("S33: its marker shows only dimly or in part") for n in found.scan.notes
+    )
 
 
 def test_the_grid_finds_no_tile_where_the_table_has_none() -> None:

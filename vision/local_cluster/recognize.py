@@ -324,6 +324,10 @@ def recognize(
             notes.append(f"{sector}: its marker is hidden; placed where the last scan had it")
             slots = _sure_only(slots)
         elif sector in rescued and not isinstance(slots, str):
+            notes.append(
+                f"{sector}: its marker shows only dimly or in part (found where the board's "
+                "grid leaves room for it); only tokens read surely are given"
+            )
             slots = _sure_only(slots)
         kept.append((sector, pose, from_prior, to_image, variant, slots))
     grid = _grid([pose for _, pose, *_ in kept], kit.tile_side)
