@@ -83,7 +83,7 @@ def rescued(
     side = (bits + 2) * MATCH_PX
     blur_cells = round(sigma / (px_per_mm * kit.marker_side / (bits + 2)), 1)
     templates = _templates(kit.dictionary, everyone, blur_cells)
-    square = _square(kit, sigma / px_per_mm * RESOLUTION)
+    square = _square(kit, sigma / px_per_mm * RESOLUTION, bits)
     out: dict[int, tuple[float, Marker]] = {}
     # Cell by cell beside the tiles found, then beside the tiles found so (a tile whose only
     # neighbours were missing too), until a round finds none.
@@ -156,7 +156,7 @@ def _free_cells(poses: Sequence[Pose], tile_side: float) -> list[Pose]:
     return out
 
 
-def _square(kit: Kit, sigma_px: float) -> tuple[np.ndarray, np.ndarray]:
+def _square(kit: Kit, sigma_px: float, bits: int) -> tuple[np.ndarray, np.ndarray]:
     """A marker's white square as drawn at ``RESOLUTION``, on the dark tile, blurred; and
     the mask that leaves out the marker's bits (which differ from marker to marker, and
     the more white cells a marker has, the less like any one drawing it looks)."""
@@ -166,16 +166,12 @@ def _square(kit: Kit, sigma_px: float) -> tuple[np.ndarray, np.ndarray]:
     u = np.abs((xx + 0.5) / RESOLUTION - reach)
     v = np.abs((yy + 0.5) / RESOLUTION - reach)
     far = np.maximum(u, v)
-    cell = kit.marker_side / (_bits(kit) + 2)
+    cell = kit.marker_side / (bits + 2)
     out = np.full((size, size), TILE_SHADE, np.float32)
     out[far <= kit.white_side / 2] = 1.0
     out[far <= kit.marker_side / 2] = 0.0
     blurred: np.ndarray = cv2.GaussianBlur(out, (0, 0), max(sigma_px, 0.3))
     return blurred, (far > kit.marker_side / 2 - cell).astype(np.float32)
-
-
-def _bits(kit: Kit) -> int:
-    return _codes(kit.dictionary, (kit.sectors[0],))[0]
 
 
 def _white_square(
