@@ -126,14 +126,11 @@ CARRIED_AGREE_DEGREES = 2.5
 """A neighbour agrees when the fitted motion puts it within this far and this turn of where
 its marker shows it now."""
 CARRIED_SURE = 0.75
-"""On a tile placed from the prior, a token read less surely than this is made unknown: what
-hides the marker lies on this very tile (issue 18's benchmark: the edge of something white
-over an empty mineral slot read as a token at 0.45). An empty reading is kept however sure:
-it needs the slot's printed outline to show along every side where the pose puts it, which
-nothing over the slot shows. (The floor once held for empty readings too, when a dark
-sleeve over a mineral passed for bare tile and read empty at 0.67; the outline must now
-show along every side. Without it for empties, 164 more visible slots right from 1 px/mm
-on the benchmark's five sets, none wrong.)"""
+"""A tile placed from the prior whose outlines do not show is kept when its claim or unit
+reads at least this surely (:func:`_placed_right`). (What hides its marker lies on the
+tile: a token read less surely there is kept only with its surround clear,
+``slots.HIDDEN_SURROUND``; an empty reading needs the slot's printed outline to show along
+every side where the pose puts it, which nothing over the slot shows.)"""
 SAME_PLACE_MM = 4.0
 SAME_PLACE_DEG = 3.0
 """A tile whose marker the grid found (``grid_rescue``) within this of where the prior
@@ -322,13 +319,12 @@ def recognize(
                 )
                 continue
             notes.append(f"{sector}: its marker is hidden; placed where the last scan had it")
-            slots = _sure_only(slots)
         elif sector in rescued and not isinstance(slots, str):
             notes.append(
                 f"{sector}: its marker shows only dimly or in part (found where the board's "
-                "grid leaves room for it); only tokens read surely are given"
+                "grid leaves room for it); a token is given only where read surely or with "
+                "nothing beside it"
             )
-            slots = _sure_only(slots)
         kept.append((sector, pose, from_prior, to_image, variant, slots))
     grid = _grid([pose for _, pose, *_ in kept], kit.tile_side)
     tiles: list[TileFound] = []
@@ -502,16 +498,6 @@ def _edges_shown(
         if from_prior:
             out[i] = tile_edges.shown(measured[i], probes[i], typical)
     return out
-
-
-def _sure_only(slots: Sequence[SlotReading]) -> tuple[SlotReading, ...]:
-    """A placed tile's tokens read less surely than :data:`CARRIED_SURE`, made unknown."""
-    return tuple(
-        SlotReading(s.slot, SlotState.UNKNOWN)
-        if s.state is SlotState.TOKEN and s.confidence < CARRIED_SURE
-        else s
-        for s in slots
-    )
 
 
 def _placed_right(slots: Sequence[SlotReading], edges: tile_edges.Shown | None = None) -> bool:
@@ -787,7 +773,9 @@ def read_tiles(
         outline=float(median(found)) if len(found) >= 3 else 0.0,
         mineral_outline=float(median(minerals)) if len(minerals) >= MINERAL_OUTLINES else 0.0,
     )
-    readings = decide(layouts, measured, lit, refs)
+    readings = decide(
+        layouts, measured, lit, refs, {v: hidden[chosen] for v, (chosen, _, _) in groups.items()}
+    )
     for v, (which, _, _) in groups.items():
         for i, slots in zip(which, readings[v], strict=True):
             out[i] = tuple(slots)
