@@ -143,8 +143,8 @@ BORROWED_FROM = 3
 CARRIED_EMPTIES = 3
 """A tile placed from the prior is kept when at least this many of its slots read empty
 (an empty reading needs the slot's 1.5 mm printed outline to show where the pose puts it;
-at least one of them not a strike-craft slot, whose outlines repeat every 18-20 mm): a pose
-more than about a millimetre off shows none."""
+at least one of them not a strike-craft slot, whose outlines repeat every 18-20 mm, unless
+its edge line shows across x and y): a pose more than about a millimetre off shows none."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -512,20 +512,27 @@ def _placed_right(slots: Sequence[SlotReading], edges: tile_edges.Shown | None =
     wrong readings, those kept on a claim or unit none), and a pose moved by one row of them
     shows three empty outlines where it expects them; its edge lines across the move it does
     not show (moved 5-25 mm four ways, seed 2026: 19 wrong readings on tiles kept without the
-    edges, 1 with them). ``edges`` is None where the picture is too coarse to tell: the slots
-    alone decide."""
+    edges, 1 with them). With the edge line across x and y the pose is right within about a
+    millimetre, or off by a neighbour's line 3-5 mm away, which no 1.5 mm outline survives:
+    there the strike-craft outlines count as well (priors moved 3-20 mm four ways and
+    turned 5-270 degrees, seed 2026: 13 more tiles placed, no reading wrong). ``edges`` is
+    None where the picture is too coarse to tell: the slots alone decide."""
     if edges is tile_edges.Shown.ALL:
         return True
-    slots_say = _outlines_show(slots) or any(
+    across = edges is tile_edges.Shown.ACROSS
+    slots_say = _outlines_show(slots, craft_count=across) or any(
         s.slot in CARRIED_SURE_SLOTS and s.known and s.confidence >= CARRIED_SURE for s in slots
     )
-    return slots_say and (edges is None or edges is tile_edges.Shown.ACROSS)
+    return slots_say and (edges is None or across)
 
 
-def _outlines_show(slots: Sequence[SlotReading]) -> bool:
-    """Whether enough of a tile's printed slot outlines show where its pose puts them."""
+def _outlines_show(slots: Sequence[SlotReading], *, craft_count: bool = False) -> bool:
+    """Whether enough of a tile's printed slot outlines show where its pose puts them (at
+    least one not a strike-craft slot's, unless ``craft_count``)."""
     empty = [s for s in slots if s.state is SlotState.EMPTY]
-    return len(empty) >= CARRIED_EMPTIES and any(not s.slot.startswith("craft") for s in empty)
+    return len(empty) >= CARRIED_EMPTIES and (
+        craft_count or any(not s.slot.startswith("craft") for s in empty)
+    )
 
 
 def judge(
