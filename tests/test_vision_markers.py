@@ -321,41 +321,6 @@ def test_a_dark_blurred_marker_the_detector_misses_is_found_where_the_grid_has_r
     )
 
 
-def test_a_marker_found_on_the_grid_is_placed_finer_than_it_is_first_matched(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Issue 18's benchmark picture 92 (1.34 px/mm): a sleeve over part of S43's marker, so
-    its corners cannot be refined as the detector's are; the grid finds it, matched to 1.2
-    mm and 2.5 degrees. Matched again around the best of those, finer and finer
-    (``grid_rescue.FINER``), the tile sits where its slots' 1.5 mm outlines show: all ten
-    of its visible slots read right; placed at the first match, three are unknown."""
-    board = boards(93)[92]
-    rendered, sectors = benchmark_picture(board)
-    truth = rendered.tiles["S43"]
-
-    def right() -> int:
-        found = recognize(rendered.image, expected=sectors)
-        assert any(n.startswith("S43: its marker shows only") for n in found.scan.notes)
-        tile = found.scan.tile("S43")
-        assert tile is not None
-        out = 0
-        for reading in tile.slots:
-            want = truth.slots[reading.slot]
-            same = (reading.state, reading.colour, reading.kind) == (
-                want.state,
-                want.colour,
-                want.kind,
-            )
-            assert same or not reading.known, reading
-            out += reading.known and reading.slot not in truth.occluded
-        return out
-
-    visible = sum(name not in truth.occluded for name in truth.slots)
-    assert right() == visible == 10
-    monkeypatch.setattr(grid_rescue, "FINER", ())
-    assert right() == visible - 3
-
-
 def test_the_grid_finds_no_tile_where_the_table_has_none() -> None:
     """A tile the table should have but that is not there: the empty cells beside the board
     show no white square, and it is named missing, never found on the table or a hand."""

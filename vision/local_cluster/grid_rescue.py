@@ -54,15 +54,7 @@ tile round it, blurred as the picture is; the marker's bits left out) correlates
 this well."""
 NUDGES_MM = (-1.2, 0.0, 1.2)
 TURNS_DEG = (-2.5, 0.0, 2.5)
-"""The marker inside a white square is matched this far either way (mm, degrees)..."""
-FINER = ((0.4, 0.83), (0.2, 0.4))
-"""...then around the best of those, this far either way (mm, degrees), and around the best
-of those again: where the marker shows only in part its corners cannot be refined as the
-detector's are (``REFINED_MOST_MM``), and a pose 1 mm or 1 degree off puts a slot's 1.5 mm
-outline where it is not. Only a marker the first match finds is placed so: a finer match
-finds no marker the first one does not. (Issue 18's benchmark: placed to 1.2 mm and 2.5
-degrees alone, 35 fewer visible slots right from 1 px/mm without the prior on seed 2026,
-69 on five sets; 9 and 11 with it, where most such tiles take the prior's pose.)"""
+"""The marker inside a white square is matched this far either way (mm, degrees)."""
 REFINED_MOST_MM = 2.0
 """A matched marker's corners are refined no further than this (mm)."""
 TILE_SHADE = 0.15
@@ -234,38 +226,25 @@ def _marker(
     found: set[int],
 ) -> tuple[float, Marker] | None:
     """The kit marker inside the white square at ``centre``, matched whole at the best of a
-    few nudges and turns, if it stands out (its score and the marker), then placed more
-    exactly (``FINER``)."""
+    few nudges and turns, if it stands out (its score and the marker)."""
     corners = np.array(kit.marker_corners(), np.float64)
-
-    def best_of(
-        around: tuple[float, float, float], nudges: Sequence[float], turns: Sequence[float]
-    ) -> tuple[float, float, int, np.ndarray, tuple[float, float, float]] | None:
-        best = None
-        for dx in nudges:
-            for dy in nudges:
-                for turn in turns:
-                    x, y, a = around[0] + dx, around[1] + dy, around[2] + turn
-                    pose = table_to_image @ _similarity((centre[0] + x, centre[1] + y), angle + a)
-                    quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), pose).reshape(4, 2)
-                    scores = whole_scores(gray, quad, side, templates)
-                    if scores is None:
-                        continue
-                    first, top, second = standing(scores, everyone, found)
-                    if best is None or top > best[0]:
-                        rolled = np.roll(quad, int(np.argmax(scores[first])), axis=0)
-                        best = (top, second, first, rolled, (x, y, a))
-        return best
-
-    match = best_of((0.0, 0.0, 0.0), NUDGES_MM, TURNS_DEG)
-    if match is None:
+    best: tuple[float, float, int, np.ndarray] | None = None
+    for dx in NUDGES_MM:
+        for dy in NUDGES_MM:
+            for turn in TURNS_DEG:
+                pose = table_to_image @ _similarity((centre[0] + dx, centre[1] + dy), angle + turn)
+                quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), pose).reshape(4, 2)
+                scores = whole_scores(gray, quad, side, templates)
+                if scores is None:
+                    continue
+                first, top, second = standing(scores, everyone, found)
+                if best is None or top > best[0]:
+                    rolled = np.roll(quad, int(np.argmax(scores[first])), axis=0)
+                    best = (top, second, first, rolled)
+    if best is None:
         return None
-    score, second, first, quad, at = match
+    score, second, first, quad = best
     marker_id = everyone[first]
     if marker_id in found or score < MATCH_LEAST or score - second < MATCH_MARGIN:
         return None
-    for mm, degrees in FINER:
-        finer = best_of(at, (-mm, 0.0, mm), (-degrees, 0.0, degrees))
-        if finer is not None and finer[2] == first and finer[0] > score:
-            score, _, _, quad, at = finer
     return score, Marker(int(marker_id), quad)
