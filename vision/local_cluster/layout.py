@@ -205,7 +205,7 @@ def _inside_distance(slot: SlotSpec, x: Matrix, y: Matrix, inradius: float) -> M
     return out
 
 
-def _outline_points(slot: SlotSpec, inradius: float) -> Matrix:
+def outline_points(slot: SlotSpec, inradius: float) -> Matrix:
     """Points about OUTLINE_STEP apart along the slot's shape grown to ``inradius``."""
     if slot.shape == "circle":
         count = max(12, round(2 * math.pi * inradius / OUTLINE_STEP))
@@ -388,8 +388,8 @@ def _layout(kit: Kit, variant: int, extra: float) -> VariantLayout:
         relative = _lattice((0.0, 0.0), offset + high + 1e-6)
         region_points = relative + np.array(slot.centre)
         region = add(region_points)
-        outline = add(_outline_points(slot, slot.inradius))
-        beside = add(_outline_points(slot, slot.inradius + BESIDE))
+        outline = add(outline_points(slot, slot.inradius))
+        beside = add(outline_points(slot, slot.inradius + BESIDE))
         owner_parts.append(np.full(len(region) + len(outline) + len(beside), position, np.intp))
         near = np.nonzero(depth[position] >= 0)[0]
         if len(near) < SURROUND_LEAST:  # hemmed in by other zones: the bare tile nearest it

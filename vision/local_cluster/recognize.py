@@ -35,7 +35,7 @@ from companion.local_cluster.atoms import SectorId, sector_sort_key
 from companion.local_cluster.board_scan import BoardScan, SlotReading, SlotState, TileReading
 from vision.blas import one_blas_thread
 from vision.errors import CardNotFound, ImageError
-from vision.local_cluster import grid_rescue, tile_edges
+from vision.local_cluster import grid_rescue, outline_fit, tile_edges
 from vision.local_cluster.colour import (
     Card,
     lab,
@@ -372,8 +372,9 @@ def _on_the_grid(
 ) -> list[tuple[Marker, Pose]]:
     """The markers of tiles ``expected`` (any of the kit's, given only how many) that the
     detector missed, found where the grid leaves room for them (:mod:`grid_rescue`), each
-    with its pose on the plane the detector's markers fix: a marker found so may show only
-    in part, and does not move that plane."""
+    with its pose on the plane the detector's markers fix, nudged to where its slot outlines
+    show (:mod:`outline_fit`): a marker found so may show only in part, and does not move
+    that plane."""
     wanted = (
         range(kit.sectors[0], kit.sectors[1] + 1)
         if isinstance(expected, int) or expected is None
@@ -384,7 +385,9 @@ def _on_the_grid(
     out = []
     for marker in grid_rescue.rescued(gray, kit, table_to_image, poses, markers, wanted):
         corners = cv2.perspectiveTransform(marker.corners.reshape(-1, 1, 2), to_table)
-        out.append((marker, _rigid(model, corners.reshape(4, 2))))
+        pose = _rigid(model, corners.reshape(4, 2))
+        variant = kit.variant_of(marker.id)
+        out.append((marker, outline_fit.fitted(gray, kit, table_to_image, variant, pose)))
     return out
 
 
