@@ -157,7 +157,7 @@ OUTLINE_SHARE_KIND = {"mineral": 0.45}
 """...or this share, for a kind measured against its own outlines' contrast: a mineral
 slot's thin triangle, against the board's mineral outlines. No mineral token is dark: what
 hides a mineral slot's outline and passes for bare tile is a dark sleeve or a shadow, which
-shows none of it (issue 18's benchmark: at 0.6, 13 visible empty mineral slots on seed 2026
+shows none of it (issue 18's benchmark: at 0.6, 10 visible empty mineral slots on seed 2026
 from 1 px/mm unknown for it alone, their outlines at 0.45-0.6 of the board's; 0.45 for every
 kind reads a dark purple strike craft on a dark tile as empty)."""
 OUTLINE_LEAST = 3.5
