@@ -280,11 +280,7 @@ def _count(picture: Rendered, found: Recognition | None, totals: dict[str, int])
             continue
         for reading in tile.slots:
             want = truth.slots[reading.slot]
-            same = (reading.state, reading.colour, reading.kind) == (
-                want.state,
-                want.colour,
-                want.kind,
-            )
+            same = truth.drawn(reading)
             occluded = reading.slot in truth.occluded
             where = "occluded" if occluded else "visible"
             totals[f"slots_{where}"] += 1

@@ -64,11 +64,7 @@ def _tally(rendered: Rendered, found: Recognition | None = None) -> Tally:
             continue
         for reading in tile.slots:
             want = truth.slots[reading.slot]
-            same = (reading.state, reading.colour, reading.kind) == (
-                want.state,
-                want.colour,
-                want.kind,
-            )
+            same = truth.drawn(reading)
             where = f"{sector} {reading.slot}: {want.describe()} read {reading.describe()}"
             if reading.slot in truth.occluded:
                 if reading.known and not same:

@@ -179,6 +179,16 @@ class TileTruth:
     glared: frozenset[str]
     """Of those, the ones covered by glare only."""
 
+    def drawn(self, reading: SlotReading) -> bool:
+        """Whether ``reading`` says what was drawn in its slot: empty, or the token's colour
+        and unit type (its sureness aside)."""
+        want = self.slots[reading.slot]
+        return (reading.state, reading.colour, reading.kind) == (
+            want.state,
+            want.colour,
+            want.kind,
+        )
+
 
 @dataclasses.dataclass(frozen=True)
 class Rendered:
