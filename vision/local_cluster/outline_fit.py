@@ -13,10 +13,10 @@ closer than 18 mm, far beyond the few millimetres looked at."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.local_cluster import tile_edges
 from vision.local_cluster.kit import Kit
 from vision.local_cluster.layout import outline_points
 from vision.local_cluster.plane import _similarity
@@ -80,7 +80,7 @@ def _shown(
     ones = np.concatenate([points, np.ones((len(points), 1))], axis=1)
     projected = homs @ ones.T  # N x 3 x P
     where = np.stack([projected[:, 0] / projected[:, 2], projected[:, 1] / projected[:, 2]], -1)
-    sampled = _sampled(gray, where)
+    sampled = tile_edges.sampled(gray, where).astype(np.float64)
     # Each ring's mean over its points inside the picture, for every pose at once.
     member = np.zeros((len(labels), int(labels.max()) + 1))
     member[np.arange(len(labels)), labels] = 1.0
@@ -90,26 +90,4 @@ def _shown(
     rings = means.reshape(len(poses), -1, 3)
     shows = rings[..., 0] - (rings[..., 1] + rings[..., 2]) / 2
     out: npt.NDArray[np.float64] = np.nan_to_num(np.maximum(shows, 0)).sum(axis=1)
-    return out
-
-
-def _sampled(gray: Image, where: Matrix) -> npt.NDArray[np.float64]:
-    """The picture's grey level at each of N x P points (bilinear; NaN outside it), from the
-    part of the picture they span."""
-    height, width = gray.shape
-    x0 = int(np.clip(np.floor(np.nanmin(where[..., 0])), 0, width))
-    y0 = int(np.clip(np.floor(np.nanmin(where[..., 1])), 0, height))
-    x1 = int(np.clip(np.floor(np.nanmax(where[..., 0])) + 2, 0, width))
-    y1 = int(np.clip(np.floor(np.nanmax(where[..., 1])) + 2, 0, height))
-    if x1 <= x0 or y1 <= y0:
-        return np.full(where.shape[:2], np.nan)
-    part = gray[y0:y1, x0:x1].astype(np.float32)
-    out: npt.NDArray[np.float64] = cv2.remap(
-        part,
-        (where[..., 0] - x0).astype(np.float32),
-        (where[..., 1] - y0).astype(np.float32),
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=np.nan,
-    ).astype(np.float64)
     return out

@@ -395,8 +395,7 @@ def _same_place(one: Pose, other: Pose) -> bool:
     """Whether two poses of a tile agree within ``SAME_PLACE_MM`` and ``SAME_PLACE_DEG``."""
     (x, y), angle = one
     (u, v), turn = other
-    apart = abs((angle - turn + 180.0) % 360.0 - 180.0)
-    return math.hypot(x - u, y - v) <= SAME_PLACE_MM and apart <= SAME_PLACE_DEG
+    return math.hypot(x - u, y - v) <= SAME_PLACE_MM and abs(_wrap(angle - turn)) <= SAME_PLACE_DEG
 
 
 def carried(

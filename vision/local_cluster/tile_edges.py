@@ -80,34 +80,39 @@ def contrasts(gray: npt.NDArray[np.uint8], to_image: Matrix, edge: EdgeProbes) -
     tile whose frame ``to_image`` maps into it."""
     points = np.concatenate([edge.line, edge.face])
     where = cv2.perspectiveTransform(points.reshape(-1, 1, 2), to_image).reshape(-1, 2)
-    sampled = _bilinear(gray, where)
+    grey = sampled(gray, where)
     half = len(edge.line)
-    out: Floats = sampled[:half] - sampled[half:]
+    out: Floats = grey[:half] - grey[half:]
     return out
 
 
-def _bilinear(gray: npt.NDArray[np.uint8], where: Matrix) -> Floats:
-    """The picture's grey level at each point (N x 2), bilinear, NaN outside the picture:
-    sampled from a float copy of only the part of the picture the points span."""
+def sampled(gray: npt.NDArray[np.uint8], where: Matrix) -> Floats:
+    """The picture's grey level at each point (``where``: any shape ending in 2, pixels),
+    bilinear, NaN outside the picture: sampled from a float copy of only the part of the
+    picture the points span."""
+    shape = where.shape[:-1]
     height, width = gray.shape
-    finite = where[np.isfinite(where).all(axis=1)]
-    if len(finite) == 0:
-        return np.full(len(where), np.nan, np.float32)
-    x0 = int(np.clip(np.floor(finite[:, 0].min()), 0, width))
-    y0 = int(np.clip(np.floor(finite[:, 1].min()), 0, height))
-    x1 = int(np.clip(np.floor(finite[:, 0].max()) + 2, 0, width))
-    y1 = int(np.clip(np.floor(finite[:, 1].max()) + 2, 0, height))
+    finite = np.isfinite(where).all(axis=-1)
+    if not finite.any():
+        return np.full(shape, np.nan, np.float32)
+    xs, ys = where[..., 0], where[..., 1]
+    x0 = int(np.clip(np.floor(xs.min(where=finite, initial=np.inf)), 0, width))
+    y0 = int(np.clip(np.floor(ys.min(where=finite, initial=np.inf)), 0, height))
+    x1 = int(np.clip(np.floor(xs.max(where=finite, initial=-np.inf)) + 2, 0, width))
+    y1 = int(np.clip(np.floor(ys.max(where=finite, initial=-np.inf)) + 2, 0, height))
     if x1 <= x0 or y1 <= y0:
-        return np.full(len(where), np.nan, np.float32)
+        return np.full(shape, np.nan, np.float32)
     part = gray[y0:y1, x0:x1].astype(np.float32)
+    # As a 2-D map, rows by the last axis: remap takes fewer than 32,767 points a row.
+    rows = where.reshape(-1, shape[-1], 2) if len(shape) > 1 else where.reshape(1, -1, 2)
     out: Floats = cv2.remap(
         part,
-        (where[:, 0] - x0).astype(np.float32).reshape(1, -1),
-        (where[:, 1] - y0).astype(np.float32).reshape(1, -1),
+        (rows[..., 0] - x0).astype(np.float32),
+        (rows[..., 1] - y0).astype(np.float32),
         cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=np.nan,
-    ).ravel()
+    ).reshape(shape)
     return out
 
 
