@@ -1023,3 +1023,52 @@ def test_an_empty_mineral_slot_whose_thin_outline_shows_faintly_reads_empty(
     assert reading() is SlotState.EMPTY
     monkeypatch.setattr(slots, "OUTLINE_SHARE_KIND", {})
     assert reading() is SlotState.UNKNOWN
+
+
+def _read(rendered: Rendered, sector: str, name: str) -> str:
+    found = recognize(rendered.image, expected=list(rendered.tiles))
+    tile = found.scan.tile(sector)
+    assert tile is not None
+    return next(s for s in tile.slots if s.slot == name).describe()
+
+
+def test_a_token_whose_colour_jpeg_smears_into_the_tile_is_read_by_its_colour(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's benchmark picture 104 (1.22 px/mm, 3130 K, JPEG 60): S3's red claim
+    spreads 12.5 in Lab, beyond ``UNEVEN``, and lies 15 from red (not within half ``FAR``,
+    so not plain either). Part of that spread runs toward the tile around it, JPEG's smear
+    of the red's edge; across that line it spreads 9.2, and its mean lies near a mix of red
+    and bare tile (``SMEARED_OFF``): read red. Judged by its whole spread, unknown."""
+    sector, name, want = "S3", "claim", "red"
+    rendered = benchmark_picture(boards(105)[104])[0]
+    assert rendered.tiles[sector].slots[name].describe() == want
+    assert name not in rendered.tiles[sector].occluded
+    assert _read(rendered, sector, name) == want
+    monkeypatch.setattr(slots, "SMEARED_OFF", -1.0)
+    assert _read(rendered, sector, name) == "unknown"
+
+
+def test_a_red_whose_yellow_jpeg_took_is_not_read_pink(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 18's warm set, picture 15 (2700 K, JPEG 60), every tile holding three to six
+    dark strike craft: S44's red craft3 comes out of JPEG at b* -10 for the swatch's 36,
+    nearest pink (22 from it) and spreading only 10.6 across the line to bare tile. Its mean
+    lies 21 off every mix of pink and tile, so it is no pink token smeared into the tile:
+    unknown. Without that limit it read pink at 0.47."""
+    board = boards(16, seed=17, harsh="warm")[15]
+    state = sample_state(board.state_seed, board.players)
+    rng = random.Random(f"deployed {board.state_seed} {board.index}")
+    dark = [Colour.BLUE, Colour.PURPLE, Colour.RED, Colour.GREEN]
+    state = dataclasses.replace(
+        state,
+        craft=tuple(
+            Craft(1, rng.choice(dark), s)
+            for s in state.galaxy.ids
+            for _ in range(rng.randint(3, 6))
+        ),
+    )
+    rendered = render(state, board.conditions)
+    assert rendered.tiles["S44"].slots["craft3"].describe() == "red"
+    assert _read(rendered, "S44", "craft3") == "unknown"
+    monkeypatch.setattr(slots, "SMEARED_OFF", 99.0)
+    assert _read(rendered, "S44", "craft3") == "pink"

@@ -184,6 +184,15 @@ UNEVEN_PLAIN = 18.0
 edge has the mean of two colours, far from every swatch or near two; warm light with JPEG
 60 spreads a token's own colour (issue 18's benchmark, five sets of pictures: 398 slots
 unknown for a spread of 12-18 alone, every one of them nearest its own colour)."""
+SMEARED_OFF = 12.0
+"""...or whatever its spread along the line from its mean to bare tile, if what spreads
+across that line is within ``UNEVEN`` and its mean lies within this of some mix of its
+swatch and bare tile: a token whose edge blur or JPEG smears into the tile around it (JPEG
+keeps colour at half the resolution of light: a red or blue token at 1 px/mm spread 12-20,
+almost all of it toward the tile). A red whose yellow JPEG took away lies 21 off every mix
+of pink and tile, nearest pink: unknown (issue 18's benchmark, nine sets and the three
+dark-craft checks from 1 px/mm: 227 more slots right with the prior, none wrong; with this
+limit at 99, that red read pink at 0.47)."""
 MINERAL_EMPTY, MINERAL_PRESENT = 0.25, 0.42
 """Where a mineral slot's inside lies between bare tile (0) and the card's mineral grey
 (1): at most the first, it is empty (if its outline shows); at least the second, it holds a
@@ -487,6 +496,10 @@ class Measured:
     colour: Floats
     """T x S x 3: the token's body at its best candidate."""
     spread: Floats
+    """How far the body's colours spread (Lab standard deviation)..."""
+    spread_across: Floats
+    """...of which this much lies off the line from the body's mean to bare tile (what a
+    blurred or JPEG-smeared edge of the token mixes in lies along it)."""
     nearest: npt.NDArray[np.intp]
     """Index into :data:`NAMES` of the swatch nearest each body."""
     d1: Floats
@@ -574,7 +587,14 @@ def measure(
         # The body's mean square at the chosen candidate only (at every candidate, then
         # picking one, took ten times as long; the sums differ in float32's last bits).
         squares = ((flipped**2) @ kind.body[best][..., None])[..., 0]  # T x S x 3
-        spread = np.sqrt(np.clip(squares - colour**2, 0, None).sum(axis=2))
+        spread_sq = np.clip(squares - colour**2, 0, None).sum(axis=2)
+        spread = np.sqrt(spread_sq)
+        toward = refs.tile - colour
+        toward /= np.maximum(np.linalg.norm(toward, axis=2, keepdims=True), 1e-6)
+        along = np.einsum("tscr,tsc->tsr", flipped, toward)
+        along_sq = ((along**2)[:, :, None, :] @ kind.body[best][..., None])[..., 0, 0]
+        along_var = np.clip(along_sq - (colour * toward).sum(axis=2) ** 2, 0, None)
+        spread_across = np.sqrt(np.clip(spread_sq - along_var, 0, None))
         inner = region[:, :, kind.inner, :].mean(axis=2)
         # Bare tile in hue as the board shows it, or as the slot's own surround does (a lamp
         # or a warm light with JPEG shifts a dark tile's hue from place to place): the
@@ -616,6 +636,7 @@ def measure(
                 contrast_least,
                 colour,
                 spread,
+                spread_across,
                 order[..., 0],
                 d[..., 0],
                 d[..., 1],
@@ -809,6 +830,9 @@ def _decide_kind(
         )
         white = refs.swatches["white"]
         plain = (m.d1 <= FAR / 2) & (gap >= 2 * MARGIN)
+        smeared = (m.spread_across <= UNEVEN) & (
+            _off_mix(m.colour, refs.table()[m.nearest], refs.tile) <= SMEARED_OFF
+        )
         token = (
             usable
             & ~looks_empty(m.hue, m.lightness, TOKEN_STEP)
@@ -817,7 +841,7 @@ def _decide_kind(
             & ((m.nearest != WHITE) | (m.colour[..., 1] - white[1] <= GREY_REDDER))
             & (m.d1 <= FAR)
             & (gap >= MARGIN)
-            & ((m.spread <= UNEVEN) | ((m.spread <= UNEVEN_PLAIN) & plain))
+            & ((m.spread <= UNEVEN) | ((m.spread <= UNEVEN_PLAIN) & plain) | smeared)
         )
         token_sure = np.minimum.reduce([clear, (gap - MARGIN) / MARGIN + 0.5, 1 - m.d1 / (2 * FAR)])
         if m.glyph is not None:
@@ -849,13 +873,16 @@ def _decide_kind(
 
 
 def _off_mix(ab: Floats, start: Floats, tile: Floats, *, past_tile: bool = False) -> Floats:
-    """How far (a*, b*) each of ``ab`` (... x 2) lies from every mix of ``start``'s hue and
-    bare tile's (and, ``past_tile``, on along that line beyond the tile: a deeper print).
-    JPEG keeps colour at half the resolution of light, so a mineral token on a tile takes
-    some of the tile's hue (never its lightness), and an empty slot mixes the tile's hue with
-    its light outline's."""
+    """How far each of ``ab`` (... x 2: a*, b*; or ... x 3, Lab) lies from every mix of
+    ``start``'s colour (one, or one for each) and bare tile's (and, ``past_tile``, on along
+    that line beyond the tile: a deeper print). JPEG keeps colour at half the resolution of
+    light, so a mineral token on a tile takes some of the tile's hue (never its lightness),
+    an empty slot mixes the tile's hue with its light outline's, and a token's edge smears
+    into the tile around it."""
     along = tile - start
-    t = np.maximum(((ab - start) @ along) / max(float(along @ along), 1e-9), 0.0)
+    t = np.maximum(
+        ((ab - start) * along).sum(axis=-1) / np.maximum((along * along).sum(axis=-1), 1e-9), 0.0
+    )
     if not past_tile:
         t = np.minimum(t, 1.0)
     out: Floats = np.linalg.norm(ab - start - t[..., None] * along, axis=-1).astype(np.float32)
