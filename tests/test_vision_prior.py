@@ -15,7 +15,7 @@ from companion.local_cluster.atoms import Colour
 from companion.local_cluster.board_scan import BoardScan, SlotState, TileReading
 from companion.service import TableService
 from vision.attachment import CameraAttachment
-from vision.local_cluster import grid_rescue
+from vision.local_cluster import grid_rescue, tile_edges
 from vision.local_cluster.kit import load_kit
 from vision.local_cluster.reader import READER, Expected
 from vision.local_cluster.recognize import (
@@ -472,3 +472,25 @@ def test_a_placed_tile_whose_edge_line_shows_all_round_is_kept() -> None:
     truth = case.picture.tiles["S4"]
     visible = [s for s in placed.reading.slots if s.slot not in truth.occluded]
     assert [s.slot for s in visible if s.known] == ["mineral1", "mineral3"]
+
+
+def test_a_side_showing_bare_face_where_its_line_should_be_does_not_place_a_moved_tile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hand over S43 hides its marker, claim and unit (issue 18's benchmark, picture
+    100). Moved 20 mm (and 1 across) since the last scan, its prior puts a side across the
+    move on a row of slot outlines, which shows a light line at a few positions, so the
+    edge line seemed to show across x and y: the tile was placed on three empty
+    strike-craft outlines a row off and read three mineral slots wrong, one at 1.0. Along
+    that side more positions show bare face than a line (``tile_edges.ABSENT``): not placed
+    (every hidden tile of seed 2026 moved 3-20 mm four ways and turned: 15 wrong readings
+    before, 2 now)."""
+    moved = {"S43": (-1.0, 20.0)}
+    case = _benchmark_picture(100, moved, craft=True)
+    assert "S43" not in case.without.scan.sectors
+    assert "S43" not in case.found.scan.sectors
+    assert _carried_slots(case)[1] == []
+    monkeypatch.setattr(tile_edges, "ABSENT", -1.0)
+    case = _benchmark_picture(100, moved, craft=True)
+    assert "S43" in case.found.scan.sectors
+    assert len(_carried_slots(case)[1]) == 3

@@ -487,18 +487,23 @@ def _edges_shown(
     by_variant = {v: tile_edges.probes(kit, v) for v in {variant for _, variant in placed}}
     probes = [by_variant[variant] for _, variant in placed]
     measured = [
-        tile_edges.contrasts(gray, to_image, edge)
+        tile_edges.levels(gray, to_image, edge)
         for (to_image, _), edge in zip(placed, probes, strict=True)
     ]
     own = [
-        float(np.nanmedian(c))
-        for (*_, from_prior), c in zip(found, measured, strict=True)
-        if not from_prior and np.isfinite(c).any()
+        (float(np.nanmedian(line - face)), float(np.nanmedian(face)))
+        for (*_, from_prior), (line, face) in zip(found, measured, strict=True)
+        if not from_prior and np.isfinite(line - face).any()
     ]
-    typical = float(np.median(own)) if own else 0.0
+    typical, face_level = (
+        (float(np.median([c for c, _ in own])), float(np.median([f for _, f in own])))
+        if own
+        else (0.0, 0.0)
+    )
     for i, (*_, from_prior) in enumerate(found):
         if from_prior:
-            out[i] = tile_edges.shown(measured[i], probes[i], typical)
+            line, face = measured[i]
+            out[i] = tile_edges.shown(line - face, probes[i], typical, line, face_level)
     return out
 
 

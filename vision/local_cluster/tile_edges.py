@@ -10,7 +10,8 @@ still finds outlines where it expects them; its edge lines across the move it do
 Each side is probed at positions a few millimetres apart: the line's middle against the face
 just inside it, away from every slot's outline (:func:`probes`). A side shows when enough of
 its positions show a line as light against the face as the tiles found by their own marker
-show theirs (:func:`shown`)."""
+show theirs, and more of them than show bare face where the line should be (:func:`shown`):
+a row of slot outlines under a pose a row off shows a line at a few positions only."""
 
 from __future__ import annotations
 
@@ -39,6 +40,12 @@ SHARE = 0.5
 typical contrast lighter than the face beside it..."""
 LEAST = 4
 """...and a side shows when at least this many of its positions do (12 mm of line)."""
+ABSENT = 0.25
+"""...and more of them than show bare face where the line should be: a line no lighter
+than the face beside it, nor than the found tiles' faces, by this share of their typical
+contrast. A pose 18-20 mm off puts a side on a row of slot outlines (its own, or the
+neighbour's), which shows a light line at a few positions and bare face between them; a
+hand over the side shows neither."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,15 +81,24 @@ def probes(kit: Kit, variant: int) -> EdgeProbes:
     return EdgeProbes(line[clear], face[clear], side[clear].astype(np.int64))
 
 
-def contrasts(gray: npt.NDArray[np.uint8], to_image: Matrix, edge: EdgeProbes) -> Floats:
-    """How much lighter the edge line is than the face beside it at each probed position
-    (NaN where either point lies outside the picture), in the picture's grey levels, for a
-    tile whose frame ``to_image`` maps into it."""
+def levels(
+    gray: npt.NDArray[np.uint8], to_image: Matrix, edge: EdgeProbes
+) -> tuple[Floats, Floats]:
+    """The picture's grey level on the edge line and on the face beside it at each probed
+    position (NaN where a point lies outside the picture), for a tile whose frame
+    ``to_image`` maps into it."""
     points = np.concatenate([edge.line, edge.face])
     where = cv2.perspectiveTransform(points.reshape(-1, 1, 2), to_image).reshape(-1, 2)
     grey = sampled(gray, where)
     half = len(edge.line)
-    out: Floats = grey[:half] - grey[half:]
+    return grey[:half], grey[half:]
+
+
+def contrasts(gray: npt.NDArray[np.uint8], to_image: Matrix, edge: EdgeProbes) -> Floats:
+    """How much lighter the edge line is than the face beside it at each probed position
+    (NaN where either point lies outside the picture), in the picture's grey levels."""
+    line, face = levels(gray, to_image, edge)
+    out: Floats = line - face
     return out
 
 
@@ -128,12 +144,24 @@ class Shown(enum.IntEnum):
     """All four sides show theirs: no neighbour's line lies on both sides at once."""
 
 
-def shown(contrast: Floats, edge: EdgeProbes, typical: float) -> Shown:
+def shown(
+    contrast: Floats,
+    edge: EdgeProbes,
+    typical: float,
+    line: Floats | None = None,
+    face: float | None = None,
+) -> Shown:
     """How much of the edge line shows, given the ``typical`` contrast of the lines of the
-    tiles found by their own marker."""
+    tiles found by their own marker (and, with ``line``, the grey level at each position on
+    the line, and ``face``, the typical level of their faces: a side where more positions
+    show bare face than show a line does not show, :data:`ABSENT`)."""
     if typical <= 0:
         return Shown.NONE
-    sides = np.bincount(edge.side[contrast >= SHARE * typical], minlength=4) >= LEAST
+    shows = np.bincount(edge.side[contrast >= SHARE * typical], minlength=4)
+    sides = shows >= LEAST
+    if line is not None and face is not None:
+        bare = (contrast < ABSENT * typical) & (line <= face + ABSENT * typical)
+        sides &= shows > np.bincount(edge.side[bare], minlength=4)
     if sides.all():
         return Shown.ALL
     if (sides[0] or sides[2]) and (sides[1] or sides[3]):
