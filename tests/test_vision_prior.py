@@ -15,7 +15,7 @@ from companion.local_cluster.atoms import Colour
 from companion.local_cluster.board_scan import BoardScan, SlotState, TileReading
 from companion.service import TableService
 from vision.attachment import CameraAttachment
-from vision.local_cluster import grid_rescue, tile_edges
+from vision.local_cluster import grid_rescue, slots, tile_edges
 from vision.local_cluster.kit import load_kit
 from vision.local_cluster.reader import READER, Expected
 from vision.local_cluster.recognize import (
@@ -494,3 +494,27 @@ def test_a_side_showing_bare_face_where_its_line_should_be_does_not_place_a_move
     case = _benchmark_picture(100, moved, craft=True)
     assert "S43" in case.found.scan.sectors
     assert len(_carried_slots(case)[1]) == 3
+
+
+def test_a_tokens_own_colour_blurred_into_its_ring_does_not_cover_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's benchmark picture 40 (1.0 px/mm): blur spreads S15's yellow claim and
+    S31's red one into the rings just outside them, 4 and 6 points beyond bare tile's
+    limits, enough to call each slot covered, and both were unknown. Those points lie on
+    the mix of the claim's own colour and the tile; a point counts as covering a slot only
+    off every such mix (``HALO_OFF``): both read right."""
+    case = _benchmark_picture(40, {}, craft=True)
+    want = {"S15": "yellow", "S31": "red"}
+
+    def claims(case: Case) -> dict[str, str]:
+        return {
+            sector: next(s for s in t.slots if s.slot == "claim").describe()
+            for sector in want
+            if (t := case.found.scan.tile(sector)) is not None
+        }
+
+    assert all(case.picture.tiles[s].slots["claim"].describe() == c for s, c in want.items())
+    assert claims(case) == want
+    monkeypatch.setattr(slots, "HALO_OFF", -1.0)
+    assert claims(_benchmark_picture(40, {}, craft=True)) == dict.fromkeys(want, "unknown")

@@ -115,6 +115,12 @@ class KindProbes:
         return out
 
     @functools.cached_property
+    def ring_at(self) -> npt.NDArray[np.int64]:
+        """The bare points in any slot's part nearest its zone (indices into N)."""
+        out: npt.NDArray[np.int64] = np.nonzero((self.cover > 0).any(axis=0))[0]
+        return out
+
+    @functools.cached_property
     def ring_sizes(self) -> npt.NDArray[np.int64]:
         """S: how many points each of those parts has."""
         out: npt.NDArray[np.int64] = (self.cover > 0).sum(axis=1)

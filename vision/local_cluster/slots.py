@@ -175,6 +175,14 @@ FAR = 24.0
 """A token's body farther than this from every swatch is unknown."""
 MARGIN = 10.0
 """...and so is one not this much nearer its swatch than the next."""
+HALO_OFF = FAR
+"""A foreign point in a slot's ring counts as covering it only if it lies farther than this
+from every mix of the slot's body and bare tile: blur and JPEG spread a token's own colour
+into its ring (a yellow claim at 1.0 px/mm put 4-9 of its ring's points beyond bare tile's
+limits, and was unknown), a hand or a neighbour's token of another colour is off that line.
+A body as near its swatch may read as its token (``FAR``). Issue 18's benchmark from 1
+px/mm, with the prior: 61 more slots right on nine sets (21 at half this), 11 on the three
+dark-craft checks, none wrong."""
 UNEVEN = 12.0
 """A token body whose colours spread more than this (Lab standard deviation) straddles an
 edge: unknown."""
@@ -191,8 +199,14 @@ swatch and bare tile: a token whose edge blur or JPEG smears into the tile aroun
 keeps colour at half the resolution of light: a red or blue token at 1 px/mm spread 12-20,
 almost all of it toward the tile). A red whose yellow JPEG took away lies 21 off every mix
 of pink and tile, nearest pink: unknown (issue 18's benchmark, nine sets and the three
-dark-craft checks from 1 px/mm: 227 more slots right with the prior, none wrong; with this
+dark-craft checks from 1 px/mm: 219 more slots right with the prior, none wrong; with this
 limit at 99, that red read pink at 0.47)."""
+SMEARED_MOST = 20.0
+"""...and a smeared body spreads at most this much: one spreading more is half a token and
+half something else, whatever line it spreads along (a finger over half an empty strike-craft
+slot and bare tile beside it spread 26 along the line from white to the tile, and read
+white at 0.66, on a tile placed from a prior turned 5 degrees). The smeared tokens read on
+the benchmark's sets spread at most 24; 8 of them, from 20 to 24, are unknown."""
 MINERAL_EMPTY, MINERAL_PRESENT = 0.25, 0.42
 """Where a mineral slot's inside lies between bare tile (0) and the card's mineral grey
 (1): at most the first, it is empty (if its outline shows); at least the second, it holds a
@@ -478,6 +492,12 @@ class Measured:
     not look like bare tile."""
     covered_points: Floats
     """How many points that share is."""
+    covered_other: Floats
+    """The share of that ring that does not look like bare tile nor like a mix of the slot's
+    own body and bare tile (:data:`HALO_OFF`): what covers the slot, not its token's own
+    blurred edge."""
+    covered_other_points: Floats
+    """How many points that share is."""
     covered_least: Floats
     """How many such points make the ring covered, given its size and the picture's noise
     (:func:`_least_foreign`)."""
@@ -595,6 +615,21 @@ def measure(
         along_sq = ((along**2)[:, :, None, :] @ kind.body[best][..., None])[..., 0, 0]
         along_var = np.clip(along_sq - (colour * toward).sum(axis=2) ** 2, 0, None)
         spread_across = np.sqrt(np.clip(spread_sq - along_var, 0, None))
+        # The ring's foreign points off every mix of the slot's own body and bare tile (only
+        # the rings that hold any foreign point: most are clear).
+        other_share, other_points = covered_share.copy(), covered_points.copy()
+        first = 0
+        for v, k in zip(lit, probes, strict=True):
+            tile_rows, slot = np.nonzero(covered_points[first : first + len(bare[v])] > 0)
+            if len(tile_rows):
+                at = k.ring_at
+                body = colour[first + tile_rows, slot][:, None]
+                other = bare[v][tile_rows][:, at] * (
+                    _off_mix(points[v][tile_rows][:, at], body, refs.tile) > HALO_OFF
+                )
+                other_share[first + tile_rows, slot] = (other * k.cover[slot][:, at]).sum(axis=1)
+                other_points[first + tile_rows, slot] = (other * k.ring[slot][:, at]).sum(axis=1)
+            first += len(bare[v])
         inner = region[:, :, kind.inner, :].mean(axis=2)
         # Bare tile in hue as the board shows it, or as the slot's own surround does (a lamp
         # or a warm light with JPEG shifts a dark tile's hue from place to place): the
@@ -627,6 +662,8 @@ def measure(
                 kind,
                 covered_share,
                 covered_points,
+                other_share,
+                other_points,
                 # Until the picture's noise is known (below): COVERED_LEAST, as in a clean one.
                 np.full(covered_points.shape, COVERED_LEAST, np.float32),
                 surround_share,
@@ -754,8 +791,8 @@ def _decide_kind(
 ) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[list[float]]]:
     """Per slot: state (0 unknown, 1 empty, 2 token), colour and unit indices (-1 none),
     confidence; ``hidden`` marks the tiles whose marker does not show whole."""
-    covered = (m.covered > COVERED_SHARE) & (
-        (m.covered_points >= m.covered_least) | (m.covered >= COVERED_ANYWAY)
+    covered = (m.covered_other > COVERED_SHARE) & (
+        (m.covered_other_points >= m.covered_least) | (m.covered_other >= COVERED_ANYWAY)
     )
     usable = ~(covered | (m.surround_share > SURROUND_COVERED) | glare)
     if not refs.fine and m.kind.kind in ("mineral", "craft"):
@@ -763,7 +800,7 @@ def _decide_kind(
     # How clear the ring is, beyond the foreign points the picture's noise puts anywhere, and
     # the whole surround (a hand beside the slot, over the ring's sparse points or not).
     clear = np.minimum(
-        1 - np.maximum(m.covered - m.noise_rate, 0) / COVERED_SHARE,
+        1 - np.maximum(m.covered_other - m.noise_rate, 0) / COVERED_SHARE,
         1 - np.maximum(m.surround_share - m.noise_rate, 0) / SURROUND_COVERED,
     )
     own = refs.outline
@@ -830,8 +867,10 @@ def _decide_kind(
         )
         white = refs.swatches["white"]
         plain = (m.d1 <= FAR / 2) & (gap >= 2 * MARGIN)
-        smeared = (m.spread_across <= UNEVEN) & (
-            _off_mix(m.colour, refs.table()[m.nearest], refs.tile) <= SMEARED_OFF
+        smeared = (
+            (m.spread_across <= UNEVEN)
+            & (m.spread <= SMEARED_MOST)
+            & (_off_mix(m.colour, refs.table()[m.nearest], refs.tile) <= SMEARED_OFF)
         )
         token = (
             usable
