@@ -197,7 +197,7 @@ SMEARED_OFF = 12.0
 across that line is within ``UNEVEN`` and its mean lies within this of some mix of its
 swatch and bare tile: a token whose edge blur or JPEG smears into the tile around it (JPEG
 keeps colour at half the resolution of light: a red or blue token at 1 px/mm spread 12-20,
-almost all of it toward the tile). A red whose yellow JPEG took away lies 21 off every mix
+much of it toward the tile). A red whose yellow JPEG took away lies 21 off every mix
 of pink and tile, nearest pink: unknown (issue 18's benchmark, nine sets and the three
 dark-craft checks from 1 px/mm: 219 more slots right with the prior, none wrong; with this
 limit at 99, that red read pink at 0.47)."""
