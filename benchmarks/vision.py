@@ -89,6 +89,8 @@ class Board:
     conditions: Conditions
     craft: int = 0
     """Strike craft deployed on the table, added to the position (:func:`deployed`)."""
+    dark: bool = False
+    """Every tile carries three to six dark strike craft instead (:func:`dark_craft`)."""
 
 
 HARSHER = ("hands", "warm")
@@ -118,9 +120,12 @@ def harsher(conditions: Conditions, kind: str) -> Conditions:
     raise ValueError(f"no harsher set called {kind!r}: choose from {', '.join(HARSHER)}")
 
 
-def boards(count: int, seed: int = SEED, harsh: str | None = None) -> list[Board]:
+def boards(
+    count: int, seed: int = SEED, harsh: str | None = None, *, dark: bool = False
+) -> list[Board]:
     """The benchmark's pictures, the same for the same ``count`` and ``seed`` (made harsher
-    as ``harsh`` names, one of :data:`HARSHER`)."""
+    as ``harsh`` names, one of :data:`HARSHER`; with ``dark``, every tile carrying three to
+    six dark strike craft)."""
     out = []
     for index in range(count):
         rng = random.Random(seed * 100_003 + index)
@@ -137,7 +142,7 @@ def boards(count: int, seed: int = SEED, harsh: str | None = None) -> list[Board
         state_seed, count = rng.randrange(1, 40), rng.choice(players)
         # From a stream of its own, so that the pictures' other draws stay as they were.
         craft = random.Random(f"craft {seed} {index}").randint(count, CRAFT_EACH * count)
-        out.append(Board(index, state_seed, count, conditions, craft))
+        out.append(Board(index, state_seed, count, conditions, craft, dark))
     return out
 
 
@@ -200,18 +205,35 @@ def deployed(state: State, count: int, rng: random.Random) -> State:
     return state.replace(units=tuple(units.values()), craft=tuple(craft))
 
 
+DARK_CRAFT = (Colour.BLUE, Colour.PURPLE, Colour.RED, Colour.GREEN)
+"""The strike craft colours nearest a dark tile (:func:`dark_craft`)."""
+
+
+def dark_craft(state: State, rng: random.Random) -> State:
+    """``state`` with three to six strike craft of :data:`DARK_CRAFT` colours on every tile,
+    in place of its own: a check harsher than any game (docs/benchmarks.md, the dark-craft
+    checks), drawn to be read, not played (craft and carriers do not agree, R4.4)."""
+    carrier = state.units[0].id
+    craft = tuple(
+        Craft(carrier, rng.choice(DARK_CRAFT), sector)
+        for sector in state.galaxy.ids
+        for _ in range(rng.randint(3, CRAFT_SLOTS))
+    )
+    return dataclasses.replace(state, craft=craft)
+
+
 def rendered(board: Board, cache: Path | None = None) -> tuple[Rendered, tuple[SectorId, ...]]:
     """The board's picture and its sectors, drawn (or read back from ``cache``)."""
-    path = None if cache is None else cache / f"board-{board.index:04d}-{board.craft}.pickle"
+    name = f"board-{board.index:04d}-{'dark' if board.dark else board.craft}.pickle"
+    path = None if cache is None else cache / name
     if path is not None and path.exists():
         with path.open("rb") as handle:
             found: tuple[Rendered, tuple[SectorId, ...]] = pickle.load(handle)
         if found[0].conditions == board.conditions:
             return found
     state = sample_state(board.state_seed, board.players)
-    state = deployed(
-        state, board.craft, random.Random(f"deployed {board.state_seed} {board.index}")
-    )
+    rng = random.Random(f"deployed {board.state_seed} {board.index}")
+    state = dark_craft(state, rng) if board.dark else deployed(state, board.craft, rng)
     result = (render(state, board.conditions), tuple(state.galaxy.ids))
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -229,7 +251,8 @@ def clear_prior(board: Board, cache: Path | None = None) -> Prior | None:
     """The prior the camera would hold: its own reading of the clear picture (None when even
     that picture has no usable card)."""
     clear = dataclasses.replace(board, conditions=clear_conditions(board.conditions))
-    path = None if cache is None else cache / f"clear-{board.index:04d}-{board.craft}.pickle"
+    name = f"clear-{board.index:04d}-{'dark' if board.dark else board.craft}.pickle"
+    path = None if cache is None else cache / name
     found = None
     if path is not None and path.exists():
         with path.open("rb") as handle:
@@ -298,7 +321,12 @@ def _count(picture: Rendered, found: Recognition | None, totals: dict[str, int])
 
 
 def bench_accuracy(
-    count: int, cache: Path | None = None, seed: int = SEED, harsh: str | None = None
+    count: int,
+    cache: Path | None = None,
+    seed: int = SEED,
+    harsh: str | None = None,
+    *,
+    dark: bool = False,
 ) -> dict[str, Any]:
     """Accuracy over ``count`` pictures, by resolution band, without and with a prior."""
     bands: dict[str, dict[str, int]] = {name: _zero() for name, _, _ in BANDS}
@@ -306,7 +334,7 @@ def bench_accuracy(
     wrong: list[str] = []
     silent = []
     priors = 0
-    for board in boards(count, seed, harsh):
+    for board in boards(count, seed, harsh, dark=dark):
         picture, sectors = rendered(board, cache)
         band = _band(picture.px_per_mm)
         try:
@@ -330,6 +358,7 @@ def bench_accuracy(
         "pictures": count,
         "seed": seed,
         "harsher": harsh,
+        "dark_craft": dark,
         "bands": bands,
         "with_prior": with_prior,
         "priors": priors,
@@ -389,10 +418,11 @@ def run(
     cache: Path | None = None,
     seed: int = SEED,
     harsh: str | None = None,
+    dark: bool = False,
 ) -> dict[str, Any]:
     machine = machine_info()
     count = boards_count or (QUICK_BOARDS if quick else BOARDS)
-    accuracy = bench_accuracy(count, cache, seed, harsh)
+    accuracy = bench_accuracy(count, cache, seed, harsh, dark=dark)
     runs = QUICK_SPEED_RUNS if quick else SPEED_RUNS
     # The quick mode (a smoke run) times smaller pictures: rendering a still takes seconds.
     shrink = 2 if quick else 1
@@ -461,6 +491,7 @@ def format_report(results: dict[str, Any]) -> str:
     a = results["accuracy"]
     lines = [*header("vision", results["machine"], quick=results["quick"]), ""]
     harsh = f", harsher: {a['harsher']}" if a.get("harsher") else ""
+    harsh += ", dark strike craft on every tile" if a.get("dark_craft") else ""
     lines.append(f"a) accuracy over {a['pictures']} rendered pictures (seed {a['seed']}{harsh})")
     for title, key in (
         ("without a prior", "bands"),
@@ -519,6 +550,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         help="make every picture harsher: 'hands' (2 hands, 2 sleeves, a highlight) or "
         "'warm' (2700 K, JPEG 60, 2 hands, tokens and tiles placed carelessly)",
     )
+    parser.add_argument(
+        "--dark-craft",
+        action="store_true",
+        help="put three to six dark strike craft (blue, purple, red, green) on every tile",
+    )
     args = parser.parse_args(argv)
     stream = out if out is not None else sys.stdout
     results = run(
@@ -527,6 +563,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         cache=args.cache,
         seed=args.seed,
         harsh=args.harsher,
+        dark=args.dark_craft,
     )
     if args.json:
         stream.write(json.dumps(results, indent=2, sort_keys=True) + "\n")

@@ -6,8 +6,26 @@ from __future__ import annotations
 import io
 import json
 import random
+from collections import Counter
 
-from benchmarks.vision import CRAFT_EACH, CRAFT_SLOTS, boards, deployed, format_report, main, run
+import pytest
+
+from benchmarks.vision import (
+    CRAFT_EACH,
+    CRAFT_SLOTS,
+    DARK_CRAFT,
+    boards,
+    dark_craft,
+    deployed,
+    format_report,
+    main,
+    run,
+)
+from benchmarks.vision_priors import format_report as format_moved_priors
+from benchmarks.vision_priors import main as moved_priors_main
+from benchmarks.vision_priors import moved
+from benchmarks.vision_priors import run as run_moved_priors
+from vision.local_cluster.recognize import TilePose
 from vision.local_cluster.synthetic import sample_state
 
 
@@ -53,3 +71,33 @@ def test_the_benchmarks_tables_carry_legal_strike_craft() -> None:
             )
         for sector in more.galaxy.ids:
             assert sum(c.sector == sector for c in more.craft) <= CRAFT_SLOTS
+
+
+def test_the_dark_craft_check_puts_three_to_six_dark_craft_on_every_tile() -> None:
+    state = sample_state(3, 4)
+    dark = dark_craft(state, random.Random(1))
+    on_tile = Counter(c.sector for c in dark.craft)
+    assert set(on_tile) == set(state.galaxy.ids)
+    assert all(3 <= n <= CRAFT_SLOTS for n in on_tile.values())
+    assert {c.owner for c in dark.craft} <= set(DARK_CRAFT)
+    assert dark_craft(state, random.Random(1)) == dark
+    assert all(b.dark for b in boards(3, dark=True)) and not any(b.dark for b in boards(3))
+
+
+def test_a_prior_is_moved_along_the_tiles_own_axes() -> None:
+    pose = TilePose("S1", (10.0, 20.0), 90.0)
+    there = moved(pose, 20.0, 0.0, 0.0)
+    assert there.centre == pytest.approx((10.0, 40.0)) and there.angle == 90.0
+    assert moved(pose, 0.0, 0.0, 5.0).angle == 95.0
+
+
+def test_the_moved_prior_check_runs_and_reports() -> None:
+    """Picture 0 of the benchmark hides tiles: its priors are moved and turned 24 ways. No
+    figure is asserted (docs/benchmarks.md keeps them)."""
+    results = run_moved_priors(1)
+    assert results["readings"] == 24
+    assert isinstance(results["targets"]["wrong"]["passed"], bool)
+    assert "priors of hidden tiles moved and turned" in format_moved_priors(results)
+    out = io.StringIO()
+    assert moved_priors_main(["--boards", "1", "--json"], out=out) == 0
+    assert json.loads(out.getvalue())["readings"] == 24

@@ -1051,23 +1051,12 @@ def test_a_token_whose_colour_jpeg_smears_into_the_tile_is_read_by_its_colour(
 
 def test_a_red_whose_yellow_jpeg_took_is_not_read_pink(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 18's warm set, picture 15 (2700 K, JPEG 60), every tile holding three to six
-    dark strike craft: S44's red craft3 comes out of JPEG at b* -10 for the swatch's 36,
-    nearest pink (22 from it) and spreading only 10.6 across the line to bare tile. Its mean
-    lies 21 off every mix of pink and tile, so it is no pink token smeared into the tile:
-    unknown. Without that limit it read pink at 0.47."""
-    board = boards(16, seed=17, harsh="warm")[15]
-    state = sample_state(board.state_seed, board.players)
-    rng = random.Random(f"deployed {board.state_seed} {board.index}")
-    dark = [Colour.BLUE, Colour.PURPLE, Colour.RED, Colour.GREEN]
-    state = dataclasses.replace(
-        state,
-        craft=tuple(
-            Craft(1, rng.choice(dark), s)
-            for s in state.galaxy.ids
-            for _ in range(rng.randint(3, 6))
-        ),
-    )
-    rendered = render(state, board.conditions)
+    dark strike craft (the dark-craft check, ``boards(dark=True)``): S44's red craft3 comes
+    out of JPEG at b* -10 for the swatch's 36, nearest pink (22 from it) and spreading only
+    10.6 across the line to bare tile. Its mean lies 21 off every mix of pink and tile, so
+    it is no pink token smeared into the tile: unknown. Without that limit it read pink at
+    0.47."""
+    rendered = benchmark_picture(boards(16, seed=17, harsh="warm", dark=True)[15])[0]
     assert rendered.tiles["S44"].slots["craft3"].describe() == "red"
     assert _read(rendered, "S44", "craft3") == "unknown"
     monkeypatch.setattr(slots, "SMEARED_OFF", 99.0)
