@@ -3,7 +3,8 @@ is hidden is placed from the camera's last reading (its prior) only when the pic
 so a prior that is wrong, because the tile was moved or turned under the hand since, must
 place the tile nowhere or read it right.
 
-``python -m benchmarks.vision_priors [--boards N] [--cache DIR] [--seed N] [--json]``.
+``python -m benchmarks.vision_priors [--boards N] [--cache DIR] [--seed N] [--harsher KIND]
+[--json]``.
 
 For every picture of the benchmark's set (:func:`benchmarks.vision.boards`) that has a
 prior, each tile missing from its reading without one has its prior moved along its own four
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from benchmarks.machine import header, machine_info
-from benchmarks.vision import BOARDS, SEED, boards, clear_prior, rendered
+from benchmarks.vision import BOARDS, HARSHER, SEED, boards, clear_prior, rendered
 from vision.errors import VisionError
 from vision.local_cluster.recognize import Prior, TilePose, recognize
 
@@ -50,10 +51,12 @@ def moved(pose: TilePose, along: float, across: float, turn: float) -> TilePose:
     return dataclasses.replace(pose, centre=(x, y), angle=pose.angle + turn)
 
 
-def run(count: int = BOARDS, cache: Path | None = None, seed: int = SEED) -> dict[str, Any]:
+def run(
+    count: int = BOARDS, cache: Path | None = None, seed: int = SEED, harsh: str | None = None
+) -> dict[str, Any]:
     readings = placed = 0
     wrong: list[str] = []
-    for board in boards(count, seed):
+    for board in boards(count, seed, harsh):
         picture, sectors = rendered(board, cache)
         try:
             alone = recognize(picture.image, expected=sectors)
@@ -87,6 +90,7 @@ def run(count: int = BOARDS, cache: Path | None = None, seed: int = SEED) -> dic
         "machine": machine_info(),
         "pictures": count,
         "seed": seed,
+        "harsher": harsh,
         "readings": readings,
         "placed": placed,
         "wrong": wrong,
@@ -96,9 +100,10 @@ def run(count: int = BOARDS, cache: Path | None = None, seed: int = SEED) -> dic
 
 def format_report(results: dict[str, Any]) -> str:
     lines = [*header("vision_priors", results["machine"], quick=False), ""]
+    harsh = f", harsher: {results['harsher']}" if results.get("harsher") else ""
     lines.append(
         f"priors of hidden tiles moved and turned, {results['pictures']} pictures (seed "
-        f"{results['seed']}): {results['readings']} readings, {results['placed']} tiles "
+        f"{results['seed']}{harsh}): {results['readings']} readings, {results['placed']} tiles "
         f"placed, {len(results['wrong'])} slots read wrong"
     )
     lines += [f"   {line}" for line in results["wrong"]]
@@ -117,8 +122,13 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     parser.add_argument("--boards", type=int, default=BOARDS, help="how many pictures")
     parser.add_argument("--cache", type=Path, help="keep the drawn pictures here")
     parser.add_argument("--seed", type=int, default=SEED, help="draw another set of pictures")
+    parser.add_argument(
+        "--harsher",
+        choices=HARSHER,
+        help="make every picture harsher, as the vision benchmark's --harsher does",
+    )
     args = parser.parse_args(argv)
-    results = run(args.boards, args.cache, args.seed)
+    results = run(args.boards, args.cache, args.seed, args.harsher)
     stream = out if out is not None else sys.stdout
     if args.json:
         stream.write(json.dumps(results, indent=2, sort_keys=True) + "\n")

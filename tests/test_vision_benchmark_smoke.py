@@ -92,12 +92,15 @@ def test_a_prior_is_moved_along_the_tiles_own_axes() -> None:
 
 
 def test_the_moved_prior_check_runs_and_reports() -> None:
-    """Picture 0 of the benchmark hides tiles: its priors are moved and turned 24 ways. No
-    figure is asserted (docs/benchmarks.md keeps them)."""
+    """Picture 0 of the benchmark hides tiles, and so does its harsher draw with hands: their
+    priors are moved and turned 24 ways. No figure is asserted (docs/benchmarks.md keeps
+    them)."""
     results = run_moved_priors(1)
-    assert results["readings"] == 24
+    assert results["readings"] == 24 and results["harsher"] is None
     assert isinstance(results["targets"]["wrong"]["passed"], bool)
     assert "priors of hidden tiles moved and turned" in format_moved_priors(results)
     out = io.StringIO()
-    assert moved_priors_main(["--boards", "1", "--json"], out=out) == 0
-    assert json.loads(out.getvalue())["readings"] == 24
+    assert moved_priors_main(["--boards", "1", "--harsher", "hands", "--json"], out=out) == 0
+    printed = json.loads(out.getvalue())
+    assert printed["readings"] == 24 and printed["harsher"] == "hands"
+    assert "harsher: hands" in format_moved_priors(printed)

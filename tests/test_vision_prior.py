@@ -484,16 +484,41 @@ def test_a_side_showing_bare_face_where_its_line_should_be_does_not_place_a_move
     strike-craft outlines a row off and read three mineral slots wrong, one at 1.0. Along
     that side more positions show bare face than a line (``tile_edges.ABSENT``): not placed
     (every hidden tile of seed 2026 moved 3-20 mm four ways and turned: 15 wrong readings
-    before, 2 now)."""
+    before, 2 after). Unless all four sides show, a side now needs its line at six
+    positions (``tile_edges.ACROSS_LEAST``), which keeps S43 off as well; at four, as then,
+    the bare face alone does."""
     moved = {"S43": (-1.0, 20.0)}
     case = _benchmark_picture(100, moved, craft=True)
     assert "S43" not in case.without.scan.sectors
     assert "S43" not in case.found.scan.sectors
     assert _carried_slots(case)[1] == []
+    monkeypatch.setattr(tile_edges, "ACROSS_LEAST", 4)
+    assert "S43" not in _benchmark_picture(100, moved, craft=True).found.scan.sectors
     monkeypatch.setattr(tile_edges, "ABSENT", -1.0)
     case = _benchmark_picture(100, moved, craft=True)
     assert "S43" in case.found.scan.sectors
     assert len(_carried_slots(case)[1]) == 3
+
+
+def test_a_fingers_edge_along_a_side_does_not_place_a_moved_tile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A finger over S39 hides its marker, claim and unit (issue 18's benchmark, picture 41,
+    0.98 px/mm). Moved 20 mm across its own axes since the last scan, its prior puts one
+    side across the move on bare face and the other along the finger's edge, light against
+    the face at five positions (15 mm), which passed for the edge line: the tile was placed
+    20 mm off and two empty strike-craft slots under the finger read white. Unless all four
+    sides show, a side shows with its line at six positions or more
+    (``tile_edges.ACROSS_LEAST``): not placed."""
+    moved = {"S39": (-19.95, 1.36)}
+    case = _benchmark_picture(41, moved, craft=True)
+    assert "S39" not in case.without.scan.sectors
+    assert "S39" not in case.found.scan.sectors
+    assert _carried_slots(case)[1] == []
+    monkeypatch.setattr(tile_edges, "ACROSS_LEAST", 4)
+    case = _benchmark_picture(41, moved, craft=True)
+    assert "S39" in case.found.scan.sectors
+    assert _carried_slots(case)[1] == ["S39 craft5: white", "S39 craft6: white"]
 
 
 def test_a_tokens_own_colour_blurred_into_its_ring_does_not_cover_it(

@@ -39,7 +39,14 @@ SHARE = 0.5
 """A position shows the line when the line is at least this share of the found tiles'
 typical contrast lighter than the face beside it..."""
 LEAST = 4
-"""...and a side shows when at least this many of its positions do (12 mm of line)."""
+"""...and a side shows when at least this many of its positions do (12 mm of line)..."""
+ACROSS_LEAST = 6
+"""...or, for a pose shown by a side across x and one across y only (:attr:`Shown.ACROSS`),
+this many (18 mm). Four let a finger's edge along a side, or a neighbour's slot outlines
+under it, show a line where a pose 20 mm off puts the side: priors of hidden tiles moved
+3-20 mm four ways and turned, on eight sets of issue 18's benchmark (6,936 readings),
+placed five tiles 20 mm off that read 6 slots wrong (one at 1.0); at six, none, and 2 of
+440 tiles placed from their own prior are lost. No such pose shows all four sides."""
 ABSENT = 0.25
 """...and more of them than show bare face where the line should be: a line no lighter
 than the face beside it, nor than the found tiles' faces, by this share of their typical
@@ -138,8 +145,9 @@ class Shown(enum.IntEnum):
     NONE = 0
     """Across x or across y, no side shows its line."""
     ACROSS = 1
-    """A side across x and a side across y show theirs: the pose is right within about a
-    millimetre both ways, unless it is off by a neighbour's edge line (tiles 3-5 mm apart)."""
+    """A side across x and a side across y show theirs (at :data:`ACROSS_LEAST` positions
+    each): the pose is right within about a millimetre both ways, unless it is off by a
+    neighbour's edge line (tiles 3-5 mm apart)."""
     ALL = 2
     """All four sides show theirs: no neighbour's line lies on both sides at once."""
 
@@ -158,12 +166,13 @@ def shown(
     if typical <= 0:
         return Shown.NONE
     shows = np.bincount(edge.side[contrast >= SHARE * typical], minlength=4)
-    sides = shows >= LEAST
+    more = np.ones(4, bool)
     if line is not None and face is not None:
         bare = (contrast < ABSENT * typical) & (line <= face + ABSENT * typical)
-        sides &= shows > np.bincount(edge.side[bare], minlength=4)
-    if sides.all():
+        more = shows > np.bincount(edge.side[bare], minlength=4)
+    if (more & (shows >= LEAST)).all():
         return Shown.ALL
+    sides = more & (shows >= ACROSS_LEAST)
     if (sides[0] or sides[2]) and (sides[1] or sides[3]):
         return Shown.ACROSS
     return Shown.NONE
