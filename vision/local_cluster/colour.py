@@ -41,6 +41,13 @@ card copy a millimetre off under blur makes sides differ by up to a fifth (issue
 benchmark: 0.1 called glare-free 1 px/mm pictures glared, and read no colours in them)."""
 SWATCH_SPREAD_LEAST = 0.03
 """...and more than this share of paper white (noise on a dark swatch)."""
+COVERED_DARKER = 20.0
+"""A swatch reading more than this darker (L*) than the kit prints it is covered (a hand, a
+sleeve, a shadow): glare only ever lightens, and the card's paper sets the light. Issue
+18's benchmark, seed 7's picture 10: an arm across the card read its white swatch 87
+darker, pink 60, red and purple 28-30, and so red's uneven sides called the card glared
+("move the lamp"); no swatch of the benchmark's other pictures read more than 8 darker. A
+swatch covered whole shows even sides and no lift: nothing else would have refused it."""
 CLIPPED = 250
 """An 8-bit channel this bright is clipped (glare, or overexposed)."""
 
@@ -99,6 +106,9 @@ class Card:
     glare: bool = False
     """Light reflected off the card's dark parts: its swatches cannot be trusted."""
     notes: tuple[str, ...] = ()
+    part_covered: tuple[str, ...] = ()
+    """The swatches something covers in part (:data:`COVERED_DARKER`, and uneven): no
+    token's colour is read. (A swatch covered whole stands at its printed colour.)"""
 
 
 def median(values: npt.NDArray[np.floating], axis: int = 0) -> npt.NDArray[np.floating]:
@@ -270,6 +280,7 @@ def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> Card:
             "or shorten the exposure"
         )
     glare = float(luminance(paper_black / white - ink)) > CARD_GLARE_MOST
+    uneven = []
     half = spec.swatch_side / 2
     names = list(spec.swatches)
     linear = np.zeros((len(names) + 1, 3), np.float32)
@@ -292,22 +303,42 @@ def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> Card:
         linear[i] = np.maximum(colour / white - max(lift, 0.0), 0)
         sides = sides_of[i].astype(np.float32)
         sides /= float(luminance(white))
-        if (
-            lift > CARD_GLARE_MOST
-            or float(sides.max() - sides.min())
+        if lift > CARD_GLARE_MOST:
+            glare = True
+        elif (
+            float(sides.max() - sides.min())
             > SWATCH_SPREAD * float(sides.mean()) + SWATCH_SPREAD_LEAST
         ):
-            glare = True
+            uneven.append(names[i])
     linear[-1] = ink
     labs = lab(linear)
     swatches = {name: labs[i] for i, name in enumerate(names)}
+    printed = nominal_card(kit).swatches
+    covered = tuple(n for n in names if swatches[n][0] < printed[n][0] - COVERED_DARKER)
+    # A swatch half covered has uneven sides too: that is the cover's edge, not glare. What
+    # a covered swatch shows is the cover: it stands at its printed colour.
+    glare = glare or any(n not in covered for n in uneven)
+    swatches |= {n: printed[n] for n in covered}
+    halves = tuple(n for n in uneven if n in covered)
     if glare:
         notes.append(
             "glare on the calibration card (too much, or too uneven, to take off): colours "
             "are not read; move the lamp or the card"
         )
+    if covered:
+        names_of = f"{', '.join(covered)} swatch{'es' if len(covered) > 1 else ''}"
+        notes.append(
+            f"something covers the calibration card ({names_of}: a hand, a card, a "
+            "shadow?): "
+            + (
+                "colours are not read; clear the card"
+                if halves
+                else "their printed colours stand in for them; clear the card"
+            )
+        )
+    # The tile swatch (L* 15 as printed) cannot read 20 darker: its luminance is its own.
     tile = float(luminance(linear[names.index("tile")]))
-    return Card(white, swatches, float(labs[-1][0]), tile, glare, tuple(notes))
+    return Card(white, swatches, float(labs[-1][0]), tile, glare, tuple(notes), halves)
 
 
 def luminance(rgb_linear: Floats) -> Floats:

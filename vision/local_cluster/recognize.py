@@ -767,7 +767,7 @@ def read_tiles(
         # Channels as rows: a median along each contiguous row, not down strided columns.
         lab(median(np.ascontiguousarray(bare.T), axis=1).astype(np.float32)),
         float(median(luminance(bare))),
-        colours=not card.glare and px_per_mm >= SMALLEST_PX_PER_MM,
+        colours=not card.glare and not card.part_covered and px_per_mm >= SMALLEST_PX_PER_MM,
         fine=px_per_mm >= FINE_PX_PER_MM,
     )
     apart = float(np.linalg.norm(card.swatches["tile"] - refs.tile))
