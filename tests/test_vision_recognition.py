@@ -855,6 +855,30 @@ def test_a_swatch_covered_whole_stands_at_its_printed_colour(
     assert len(tally.wrong) == 31 and all("empty read token" in w for w in tally.wrong)
 
 
+def test_a_sleeve_over_the_cards_white_patch_is_named_with_glare_and_reads_nothing_wrong(
+    small: State,
+) -> None:
+    """A grey sleeve over the card's white patch and the black square on it: the two read
+    alike, as when glare washes the patch out, and the note said only "glare" ("move the
+    lamp"). It names both causes now; no colour is read, nothing is read wrong."""
+    rendered = render(small, FINE)
+    found = recognize(rendered.image, expected=list(rendered.tiles))
+    kit = load_kit()
+    (x0, y0), (x1, y1) = kit.card.white
+    patch = [[x0 - 2, y0 - 2], [x1 + 2, y0 - 2], [x1 + 2, y1 + 2], [x0 - 2, y1 + 2]]
+    corners = cv2.perspectiveTransform(np.array([patch], np.float64), found.table_to_image)[0]
+    image = rendered.image.copy()
+    cv2.fillPoly(image, [np.round(corners).astype(np.int32)], (150, 150, 150))
+    covered = recognize(image, expected=list(rendered.tiles))
+    assert any(
+        "glare washes it out, or something covers it" in note and "clear the card" in note
+        for note in covered.notes
+    )
+    tally = _tally(dataclasses.replace(rendered, image=image), covered)
+    assert tally.wrong == [] and tally.occluded_wrong == []
+    assert tally.right > 0.8 * tally.visible, tally.unknown
+
+
 def test_an_arm_across_the_card_is_named_not_called_glare() -> None:
     """Issue 18's benchmark, seed 7, picture 10 (no highlight anywhere): an arm lies across
     the card, over its red, purple, pink and white swatches, and red's uneven sides (the

@@ -264,14 +264,16 @@ def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> Card:
     white = ((seen_white - paper_black) / (1 - ink)).astype(np.float32)
     notes = []
     if float(white.min()) <= 0.005:
-        # Glare brighter than the paper: the light level is all that is left.
+        # Glare brighter than the paper, or something over the patch and its black square:
+        # the light level is all that is left.
         return dataclasses.replace(
             nominal_card(kit),
             white=seen_white.astype(np.float32),
             glare=True,
             notes=(
-                "glare washes out the calibration card: colours are not read; move the lamp "
-                "or the card",
+                "the calibration card's white patch reads no lighter than the black square "
+                "on it: glare washes it out, or something covers it; colours are not read; "
+                "move the lamp, or clear the card",
             ),
         )
     if (paper >= LINEAR[CLIPPED]).mean() > 0.01:
@@ -322,8 +324,8 @@ def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> Card:
     halves = tuple(n for n in uneven if n in covered)
     if glare:
         notes.append(
-            "glare on the calibration card (too much, or too uneven, to take off): colours "
-            "are not read; move the lamp or the card"
+            "glare on the calibration card, or something on it (too much, or too uneven, to "
+            "take off): colours are not read; move the lamp, or clear the card"
         )
     if covered:
         names_of = f"{', '.join(covered)} swatch{'es' if len(covered) > 1 else ''}"
