@@ -353,11 +353,11 @@ def nominal_card(kit: Kit) -> Card:
     """The card as the kit describes its print (sRGB on white paper): references for
     lightness when the card in the picture cannot be trusted."""
     paper = LINEAR[np.array(kit.printed["paper"], np.uint8)]
-    swatches = {}
-    linear = {}
-    for name in kit.card.swatches:
-        rgb = kit.colours.get(name) or kit.printed[name]
-        linear[name] = LINEAR[np.array(rgb, np.uint8)] / paper
-        swatches[name] = lab(linear[name].astype(np.float32))
-    ink = lab((LINEAR[np.array(kit.printed["ink"], np.uint8)] / paper).astype(np.float32))
-    return Card(paper.astype(np.float32), swatches, float(ink[0]), float(luminance(linear["tile"])))
+    names = list(kit.card.swatches)
+    rgbs = [kit.colours.get(name) or kit.printed[name] for name in names] + [kit.printed["ink"]]
+    # Every swatch and the ink in one conversion (read_card asks for this on every picture).
+    linear = (LINEAR[np.array(rgbs, np.uint8)] / paper).astype(np.float32)
+    labs = lab(linear)
+    swatches = {name: labs[i] for i, name in enumerate(names)}
+    tile = float(luminance(linear[names.index("tile")]))
+    return Card(paper.astype(np.float32), swatches, float(labs[-1][0]), tile)
