@@ -898,6 +898,40 @@ def test_an_arm_across_the_card_is_named_not_called_glare() -> None:
     assert tally.wrong == [] and tally.occluded_wrong == []
 
 
+def test_a_square_the_colour_of_a_claim_over_its_slot_and_ring_covers_it(
+    small: State, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A red square 30 mm across laid centred on every tile's claim slot (a chip, a card)
+    covers the slot and two-fifths of its ring. A token's own colour blurred into its ring
+    does not cover it (``HALO_OFF``), and the square is that colour exactly: five claims
+    read red at 0.05-0.15, one of them a pink claim. No blur fills two-fifths of a ring
+    (``COVERED_ANYWAY``): every claim under a square is unknown. (Squares of seven colours,
+    30 and 40 mm, on two boards: 33 claims read as the square before, none now; the
+    benchmark's sets lose 1 slot of 16,098 from 1 px/mm.)"""
+    rendered = render(small, FINE)
+    found = recognize(rendered.image, expected=list(rendered.tiles))
+    kit = load_kit()
+    image = rendered.image.copy()
+    for tile in found.tiles:
+        x, y = next(s for s in kit.variants[tile.reading.variant] if s.name == "claim").centre
+        square = [[x - 15, y - 15], [x + 15, y - 15], [x + 15, y + 15], [x - 15, y + 15]]
+        corners = cv2.perspectiveTransform(np.array([square], np.float64), tile.to_image)[0]
+        cv2.fillPoly(image, [np.round(corners).astype(np.int32)], (40, 40, 190))
+
+    def claims_read() -> list[str]:
+        covered = recognize(image, expected=list(rendered.tiles))
+        return [
+            f"{tile.sector} {reading.describe()}"
+            for tile in covered.scan.tiles
+            for reading in tile.slots
+            if reading.slot == "claim" and reading.known
+        ]
+
+    assert claims_read() == []
+    monkeypatch.setattr(slots, "COVERED_ANYWAY", float("inf"))
+    assert len(claims_read()) == 5 and all(c.endswith(" red") for c in claims_read())
+
+
 def test_a_picture_too_small_for_any_marker_says_so_not_just_no_card(state: State) -> None:
     rendered = render(state, dataclasses.replace(CLEAR, fill=0.33))
     assert rendered.px_per_mm < 0.25
