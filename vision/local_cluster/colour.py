@@ -282,7 +282,7 @@ def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> Card:
             "or shorten the exposure"
         )
     glare = float(luminance(paper_black / white - ink)) > CARD_GLARE_MOST
-    uneven = []
+    uneven: list[str] = []  # swatches whose sides differ: glare, or a cover's edge
     half = spec.swatch_side / 2
     names = list(spec.swatches)
     linear = np.zeros((len(names) + 1, 3), np.float32)

@@ -162,7 +162,8 @@ def shown(
     """How much of the edge line shows, given the ``typical`` contrast of the lines of the
     tiles found by their own marker (and, with ``line``, the grey level at each position on
     the line, and ``face``, the typical level of their faces: a side where more positions
-    show bare face than show a line does not show, :data:`ABSENT`)."""
+    show bare face than show a line does not show, :data:`ABSENT`). A side shows at
+    :data:`LEAST` positions where all four do, at :data:`ACROSS_LEAST` otherwise."""
     if typical <= 0:
         return Shown.NONE
     shows = np.bincount(edge.side[contrast >= SHARE * typical], minlength=4)
