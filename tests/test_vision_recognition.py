@@ -932,6 +932,17 @@ def test_a_square_the_colour_of_a_claim_over_its_slot_and_ring_covers_it(
     assert len(claims_read()) == 5 and all(c.endswith(" red") for c in claims_read())
 
 
+def test_light_too_coloured_to_balance_is_named_not_called_a_covered_card(small: State) -> None:
+    """Under a 1900 K candle's light the card's white patch shows almost no blue: nothing to
+    balance colours by, and the scan is refused as before, but it said "the white patch is
+    black: is the card covered?". It names the light now (``COLOURED_LIGHT``); at 2700 K the
+    board reads."""
+    with pytest.raises(CardNotFound, match=r"too coloured.*almost no blue.*whiter light"):
+        recognize(render(small, dataclasses.replace(FINE, kelvin=1900)).image)
+    warm = render(small, dataclasses.replace(FINE, kelvin=2700))
+    assert _tally(warm).wrong == []
+
+
 def test_a_picture_too_small_for_any_marker_says_so_not_just_no_card(state: State) -> None:
     rendered = render(state, dataclasses.replace(CLEAR, fill=0.33))
     assert rendered.px_per_mm < 0.25

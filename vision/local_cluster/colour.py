@@ -48,6 +48,13 @@ sleeve, a shadow): glare only ever lightens, and the card's paper sets the light
 darker, pink 60, red and purple 28-30, and so red's uneven sides called the card glared
 ("move the lamp"); no swatch of the benchmark's other pictures read more than 8 darker. A
 swatch covered whole shows even sides and no lift: nothing else would have refused it."""
+DARK_CHANNEL = 0.01
+"""A channel of the card's white patch this dark (linear) leaves nothing to balance colours
+by: the card is covered, or the light lacks that colour..."""
+COLOURED_LIGHT = 5.0
+"""...the light, where another channel is more than this many times brighter (a 1900 K
+candle's light shows the white patch orange: seen as "the white patch is black: is the card
+covered?" before)."""
 CLIPPED = 250
 """An 8-bit channel this bright is clipped (glare, or overexposed)."""
 
@@ -259,8 +266,15 @@ def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> Card:
     paper = _region(rgb, centre, paper_half, spec.probe_side / 2 + 2.0)
     paper_black = median(_region(rgb, centre, probe))
     seen_white = median(paper)
-    if float(seen_white.min()) <= 0.01:
-        raise CardNotFound("the calibration card's white patch is black: is the card covered?")
+    if float(seen_white.min()) <= DARK_CHANNEL:
+        if float(seen_white.max()) <= COLOURED_LIGHT * DARK_CHANNEL:
+            raise CardNotFound("the calibration card's white patch is black: is the card covered?")
+        channel = ("red", "green", "blue")[int(np.argmin(seen_white))]
+        raise CardNotFound(
+            f"the light is too coloured to read the board by: the calibration card's white "
+            f"patch shows almost no {channel} (a candle, a sodium or coloured lamp?); light "
+            "the table with whiter light"
+        )
     white = ((seen_white - paper_black) / (1 - ink)).astype(np.float32)
     notes = []
     if float(white.min()) <= 0.005:
