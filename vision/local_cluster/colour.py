@@ -272,8 +272,9 @@ def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> Card:
         channel = ("red", "green", "blue")[int(np.argmin(seen_white))]
         raise CardNotFound(
             f"the light is too coloured to read the board by: the calibration card's white "
-            f"patch shows almost no {channel} (a candle, a sodium or coloured lamp?); light "
-            "the table with whiter light"
+            f"patch shows almost no {channel} (a candle, a sodium or coloured lamp? or "
+            "something coloured over the patch); light the table with whiter light, or clear "
+            "the card"
         )
     white = ((seen_white - paper_black) / (1 - ink)).astype(np.float32)
     notes = []
