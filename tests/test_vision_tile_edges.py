@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from vision.local_cluster import tile_edges
@@ -38,19 +39,20 @@ def test_a_tiles_edge_line_shows_all_round_only_where_its_pose_is_right() -> Non
     picture = render(sample_state(5, 3), conditions)
     found = recognize(picture.image, expected=list(picture.tiles))
     gray = cv2.cvtColor(picture.image, cv2.COLOR_BGR2GRAY)
-    contrasts = {
-        t.sector: tile_edges.contrasts(gray, t.to_image, tile_edges.probes(KIT, t.reading.variant))
-        for t in found.tiles
-    }
-    typical = float(np.median([np.nanmedian(c) for c in contrasts.values()]))
+
+    def contrasts(to_image: npt.NDArray[np.float64], variant: int) -> npt.NDArray[np.float32]:
+        line, face = tile_edges.levels(gray, to_image, tile_edges.probes(KIT, variant))
+        return line - face
+
+    contrasts_of = {t.sector: contrasts(t.to_image, t.reading.variant) for t in found.tiles}
+    typical = float(np.median([np.nanmedian(c) for c in contrasts_of.values()]))
     assert typical > 10
     moved = {
         dx: {
             t.sector: tile_edges.shown(
-                tile_edges.contrasts(
-                    gray,
+                contrasts(
                     t.to_image @ np.array([[1, 0, dx], [0, 1, 0], [0, 0, 1]], np.float64),
-                    tile_edges.probes(KIT, t.reading.variant),
+                    t.reading.variant,
                 ),
                 tile_edges.probes(KIT, t.reading.variant),
                 typical,

@@ -793,9 +793,9 @@ def _decide_kind(
     confidence; ``hidden`` marks the tiles whose marker does not show whole."""
     # Its own colour blurred into a token's ring does not cover it (``covered_other``),
     # but no blur fills two-fifths of the ring: something the colour of its body lies there.
-    covered = (m.covered_other > COVERED_SHARE) & (
-        (m.covered_other_points >= m.covered_least) | (m.covered_other >= COVERED_ANYWAY)
-    ) | (m.covered >= COVERED_ANYWAY)
+    covered = ((m.covered_other > COVERED_SHARE) & (m.covered_other_points >= m.covered_least)) | (
+        m.covered >= COVERED_ANYWAY
+    )
     usable = ~(covered | (m.surround_share > SURROUND_COVERED) | glare)
     if not refs.fine and m.kind.kind in ("mineral", "craft"):
         usable[:] = False

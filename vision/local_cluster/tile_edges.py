@@ -101,14 +101,6 @@ def levels(
     return grey[:half], grey[half:]
 
 
-def contrasts(gray: npt.NDArray[np.uint8], to_image: Matrix, edge: EdgeProbes) -> Floats:
-    """How much lighter the edge line is than the face beside it at each probed position
-    (NaN where either point lies outside the picture), in the picture's grey levels."""
-    line, face = levels(gray, to_image, edge)
-    out: Floats = line - face
-    return out
-
-
 def sampled(gray: npt.NDArray[np.uint8], where: Matrix) -> Floats:
     """The picture's grey level at each point (``where``: any shape ending in 2, pixels),
     bilinear, NaN outside the picture: sampled from a float copy of only the part of the
