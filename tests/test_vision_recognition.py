@@ -1191,3 +1191,46 @@ def test_a_red_whose_yellow_jpeg_took_is_not_read_pink(monkeypatch: pytest.Monke
     assert _read(rendered, "S44", "craft3") == "unknown"
     monkeypatch.setattr(slots, "SMEARED_OFF", 99.0)
     assert _read(rendered, "S44", "craft3") == "pink"
+
+
+@pytest.mark.parametrize(("seed", "harsh", "index"), [(19, None, 2), (29, "hands", 23)])
+def test_even_glare_on_the_card_is_taken_off_up_to_the_papers_own_white(
+    seed: int, harsh: str | None, index: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 18's benchmark, seed 19's picture 2 and hands 29's picture 23: a lamp's halo
+    lies over the card and lifts its swatches by 0.23-0.41 and 0.25-0.69 of paper white,
+    evenly (their sides agree), and at ``CARD_GLARE_MOST`` 0.3 the card was refused as
+    glared: no claim or unit on either board was read (312 of 395 and 252 of 315 visible
+    slots right). Each black square says how much glare its swatch has, and that is taken
+    off up to as bright again as the paper: 394 and 307 right, nothing read wrong."""
+    rendered = benchmark_picture(boards(index + 1, seed=seed, harsh=harsh)[index])[0]
+    found = recognize(rendered.image, expected=list(rendered.tiles))
+    assert not any("calibration card" in note for note in found.notes)
+    tally = _tally(rendered, found)
+    assert tally.wrong == [] and tally.occluded_wrong == []
+    assert tally.right >= 0.97 * tally.visible, tally.unknown
+    monkeypatch.setattr(colour, "CARD_GLARE_MOST", 0.3)
+    before = recognize(rendered.image, expected=list(rendered.tiles))
+    assert any("glare on the calibration card" in note for note in before.notes)
+    assert _tally(rendered, before).right < 0.81 * tally.visible
+
+
+def test_glare_brighter_than_the_paper_on_the_card_refuses_its_colours(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's benchmark, seed 7's picture 25: a highlight over the card lifts its
+    swatches by 0.66-1.04 of paper white and clips its white patch in every channel, so the
+    patch says nothing of the light's colour. Beyond ``CARD_GLARE_MOST`` (as bright again as
+    the paper) the card is refused as glared ("move the lamp"), and nothing reads wrong;
+    read anyway, its tile swatch lay 49 Lab from the tiles, and the note sent the player
+    closer with the camera."""
+    rendered = benchmark_picture(boards(26, seed=7)[25])[0]
+    found = recognize(rendered.image, expected=list(rendered.tiles))
+    card_notes = [note for note in found.notes if "calibration card" in note]
+    assert any("glare on the calibration card" in note for note in card_notes)
+    assert not any("colours do not match" in note for note in card_notes)
+    tally = _tally(rendered, found)
+    assert tally.wrong == [] and tally.occluded_wrong == []
+    monkeypatch.setattr(colour, "CARD_GLARE_MOST", 1.1)
+    read_anyway = recognize(rendered.image, expected=list(rendered.tiles))
+    assert any("colours do not match" in note for note in read_anyway.notes)

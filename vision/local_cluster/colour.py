@@ -25,12 +25,17 @@ CARD_SCALE = 1.0
 """Pixels per millimetre of the card's top-down copy."""
 PROBE_INSET = 2.0
 """Swatches and their black squares are read this far (mm) inside their edges: blur."""
-CARD_GLARE_MOST = 0.3
-"""Glare adding more than this share of paper white to a swatch: the card is unusable.
-Below it, glare even across a swatch is taken off exactly (its black square says how much;
-uneven glare is caught by ``SWATCH_SPREAD``). It was 0.15: issue 18's benchmark, picture 5,
-had a highlight's halo lift the card's swatches by 0.08-0.24, evenly, and read no colour on
-the whole board; read with it taken off, none of its claims or units is wrong."""
+CARD_GLARE_MOST = 1.0
+"""Glare adding more than this share of paper white to a swatch (as bright again as the
+paper): the card is unusable. Below it, glare even across a swatch is taken off exactly
+(its black square says how much; uneven glare is caught by ``SWATCH_SPREAD``). It was
+0.15: issue 18's benchmark, picture 5, had a highlight's halo lift the card's swatches by
+0.08-0.24, evenly, and read no colour on the whole board; read with it taken off, none of
+its claims or units is wrong. Then 0.3: seed 19's picture 2 lifted the card's swatches by
+0.23-0.41 and hands 29's picture 23 by 0.25-0.69, evenly, and no claim or unit of either
+board was read; taken off, none of their tokens reads wrong. Beyond the paper's own white
+the card clips: seed 7's picture 25 (lifts of 0.66-1.04, its white patch clipped pure
+white) read its tile swatch 49 Lab from the tiles at 1.1."""
 SWATCH_SPREAD = 0.25
 """A swatch whose four sides (the medians of the ring around its black square, side by
 side) differ in luminance by more than this share, and ``SWATCH_SPREAD_LEAST``, is under
