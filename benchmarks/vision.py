@@ -93,12 +93,13 @@ class Board:
     """Every tile carries three to six dark strike craft instead (:func:`dark_craft`)."""
 
 
-HARSHER = ("hands", "warm")
-"""Two sets of pictures harsher than the benchmark's own draw, for confident mistakes
-(``--harsher``; docs/benchmarks.md keeps them as seeds 13 and 17, 30 boards each):
+HARSHER = ("hands", "warm", "lamps")
+"""Sets of pictures harsher than the benchmark's own draw, for confident mistakes
+(``--harsher``; docs/benchmarks.md keeps them as seeds 13, 17 and 53, 30-40 boards each):
 ``hands``, every picture with 2 hands, 2 sleeves and a highlight; ``warm``, every picture at
 2700 K, JPEG 60, noise 3 or more, 2 hands, tokens 3 mm off-centre and turned 10 degrees,
-tiles 4 mm apart and turned 3 degrees."""
+tiles 4 mm apart and turned 3 degrees; ``lamps``, every picture with a highlight from a
+second lamp of another colour (2700 K over a table lit above 4000 K, else 6500 K)."""
 
 
 def harsher(conditions: Conditions, kind: str) -> Conditions:
@@ -116,6 +117,14 @@ def harsher(conditions: Conditions, kind: str) -> Conditions:
             token_turn=10.0,
             tile_gap=4.0,
             tile_turn=3.0,
+        )
+    if kind == "lamps":
+        # A second lamp of another colour makes the highlights: a warm desk lamp in a daylit
+        # room, or a daylight lamp over a warmly lit table.
+        return dataclasses.replace(
+            conditions,
+            glare=max(conditions.glare, 1),
+            glare_kelvin=2700.0 if conditions.kelvin > 4000 else 6500.0,
         )
     raise ValueError(f"no harsher set called {kind!r}: choose from {', '.join(HARSHER)}")
 
@@ -547,8 +556,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     parser.add_argument(
         "--harsher",
         choices=HARSHER,
-        help="make every picture harsher: 'hands' (2 hands, 2 sleeves, a highlight) or "
-        "'warm' (2700 K, JPEG 60, 2 hands, tokens and tiles placed carelessly)",
+        help="make every picture harsher: 'hands' (2 hands, 2 sleeves, a highlight), "
+        "'warm' (2700 K, JPEG 60, 2 hands, tokens and tiles placed carelessly) or 'lamps' (a "
+        "highlight from a second lamp of another colour)",
     )
     parser.add_argument(
         "--dark-craft",

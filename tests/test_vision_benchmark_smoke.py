@@ -104,3 +104,12 @@ def test_the_moved_prior_check_runs_and_reports() -> None:
     printed = json.loads(out.getvalue())
     assert printed["readings"] == 24 and printed["harsher"] == "hands"
     assert "harsher: hands" in format_moved_priors(printed)
+
+
+def test_the_lamps_set_lights_every_highlight_from_a_lamp_of_another_colour() -> None:
+    """``--harsher lamps``: a warm desk lamp's highlight over a daylit table, or a daylight
+    lamp's over a warmly lit one, on every picture."""
+    for board in boards(12, seed=53, harsh="lamps"):
+        lamp = board.conditions.glare_kelvin
+        assert board.conditions.glare >= 1 and lamp is not None
+        assert abs(lamp - board.conditions.kelvin) > 1300

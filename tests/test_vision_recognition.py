@@ -26,6 +26,7 @@ from vision.local_cluster.kit import load_kit
 from vision.local_cluster.layout import COVER_REACH, layout, zone_inradius
 from vision.local_cluster.recognize import FINE_PX_PER_MM, Recognition, recognize
 from vision.local_cluster.synthetic import Conditions, Rendered, render, sample_state
+from vision.photograph import photograph
 from vision.readers import Quality
 
 CLEAR = Conditions(seed=1, noise=1.0, jpeg=90)
@@ -695,6 +696,31 @@ def test_a_highlights_even_halo_on_the_card_is_taken_off_and_colours_read() -> N
     tally = _tally(rendered, found)
     assert tally.wrong == [] and tally.occluded_wrong == []
     assert tally.right >= 0.95 * tally.visible, tally.unknown
+
+
+def test_a_second_lamps_highlight_takes_that_lamps_colour() -> None:
+    """The benchmark's ``lamps`` set (docs/benchmarks.md): highlights from a 2700 K desk lamp
+    over a table lit at 6500 K are orange on white paper; from the one lamp, white."""
+    black = np.zeros((8, 8, 3), np.uint8)
+    ones = np.ones((8, 8), np.float32)
+    shot = Conditions(kelvin=6500.0)
+    seen = {
+        lamp: photograph(
+            black,
+            gloss=ones,
+            shade=ones,
+            glare=ones * 0.5,
+            paper=(255, 255, 255),
+            shot=shot,
+            rng=random.Random(1),
+            glare_kelvin=lamp,
+        )[4, 4].astype(int)
+        for lamp in (None, 2700.0)
+    }
+    blue, _, red = seen[None]
+    assert abs(red - blue) <= 2
+    blue, _, red = seen[2700.0]
+    assert red - blue > 60
 
 
 @pytest.mark.slow

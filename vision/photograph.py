@@ -214,12 +214,14 @@ def photograph(
     paper: RGB,
     shot: Shot,
     rng: random.Random,
+    glare_kelvin: float | None = None,
 ) -> Image:
     """Light the table (``albedo``: BGR as printed, in the picture's frame), then take the
     picture through the lens and the sensor.
 
     ``shade`` darkens (1: fully lit), ``glare`` (units of ``paper`` white) reflects off each
-    pixel as much as its ``gloss`` (0 matte - 1 glossy); the light has the shot's colour
+    pixel as much as its ``gloss`` (0 matte - 1 glossy), in the colour of a lamp at
+    ``glare_kelvin`` (None: the light's own); the light has the shot's colour
     temperature, a falling-off ``gradient`` from a lamp to one side and a ``vignette``; the
     lens blurs; the sensor adds shot and read noise, through a Bayer filter if ``bayer``, and
     the picture may be saved as a JPEG."""
@@ -233,7 +235,8 @@ def photograph(
     r2 = ((xs / width - 0.5) ** 2 + (ys / height - 0.5) ** 2) / 0.5
     field *= 1 - shot.vignette * r2
     lit = linear * field[:, :, None] * light
-    lit += (glare * gloss)[:, :, None] * light * to_linear(paper).astype(np.float32)
+    lamp = light if glare_kelvin is None else kelvin_gains(glare_kelvin).astype(np.float32)
+    lit += (glare * gloss)[:, :, None] * lamp * to_linear(paper).astype(np.float32)
     exposure = 0.7 * shot.brightness
     raw = lit * exposure
     if shot.blur > 0:

@@ -92,6 +92,9 @@ class Conditions:
     """Specular highlights in the picture (0-2)."""
     glare_strength: float = 1.0
     """A highlight's peak, in units of paper white (up to 2: clipped)."""
+    glare_kelvin: float | None = None
+    """The colour temperature of the lamp the highlights come from: None for the light's own
+    (one lamp); another, for a second lamp of another colour (a desk lamp in a daylit room)."""
     blur: float = 0.0
     """Lens blur, Gaussian sigma in pixels."""
     noise: float = 0.0
@@ -685,7 +688,14 @@ def render(
         rng, (cond.height, cond.width), count=cond.glare, strength=cond.glare_strength
     )
     image = photograph(
-        photo, gloss=gloss, shade=shade, glare=glare, paper=PAPERS[cond.paper], shot=cond, rng=rng
+        photo,
+        gloss=gloss,
+        shade=shade,
+        glare=glare,
+        paper=PAPERS[cond.paper],
+        shot=cond,
+        rng=rng,
+        glare_kelvin=cond.glare_kelvin,
     )
 
     truth = _truth(kit, tiles, contents, canvas, glare * gloss, to_image, h, cond)
