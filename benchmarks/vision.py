@@ -95,7 +95,7 @@ class Board:
 
 HARSHER = ("hands", "warm", "lamps")
 """Sets of pictures harsher than the benchmark's own draw, for confident mistakes
-(``--harsher``; docs/benchmarks.md keeps them as seeds 13, 17 and 53, 30-40 boards each):
+(``--harsher``; docs/benchmarks.md keeps them as seeds 13, 17, 53 and 59, 30-40 boards each):
 ``hands``, every picture with 2 hands, 2 sleeves and a highlight; ``warm``, every picture at
 2700 K, JPEG 60, noise 3 or more, 2 hands, tokens 3 mm off-centre and turned 10 degrees,
 tiles 4 mm apart and turned 3 degrees; ``lamps``, every picture with a highlight from a
