@@ -1260,3 +1260,29 @@ def test_glare_brighter_than_the_paper_on_the_card_refuses_its_colours(
     monkeypatch.setattr(colour, "CARD_GLARE_MOST", 1.1)
     read_anyway = recognize(rendered.image, expected=list(rendered.tiles))
     assert any("colours do not match" in note for note in read_anyway.notes)
+
+
+@pytest.mark.parametrize(
+    ("seed", "index", "read_as"),
+    [
+        (59, 31, {"aqua carrier", "white carrier", "aqua"}),
+        (59, 39, {"purple carrier"}),
+        (53, 26, {"white"}),
+    ],
+)
+def test_a_colour_that_a_lamp_of_another_colour_tints_is_unknown(
+    seed: int, index: int, read_as: set[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 18's ``lamps`` set (docs/benchmarks.md): a warm table under a daylight lamp,
+    its highlight blue-white. Picture 31 (1.47 px/mm) read two green tokens aqua and a
+    yellow carrier white, picture 39 (0.54 px/mm) a red carrier purple, and seed 53's
+    picture 26 (0.94 px/mm) a yellow claim white, at 0.51-0.59: the
+    glare was taken off as if of the table's light. Read again with the light around each
+    slot taken off channel by channel (``slots.tinted``), each is nearer another swatch, or
+    nearly as near it, or far from its own: unknown, and nothing reads wrong."""
+    rendered = benchmark_picture(boards(index + 1, seed=seed, harsh="lamps")[index])[0]
+    tally = _tally(rendered, recognize(rendered.image, expected=list(rendered.tiles)))
+    assert tally.wrong == [] and tally.occluded_wrong == []
+    monkeypatch.setattr(slots, "tinted", lambda *args: np.zeros(len(args[4]), bool))
+    tally = _tally(rendered, recognize(rendered.image, expected=list(rendered.tiles)))
+    assert {wrong.split(" read ")[-1] for wrong in tally.wrong} >= read_as, tally.wrong

@@ -102,6 +102,14 @@ def lab(rgb_linear: Floats) -> Floats:
     return out
 
 
+def linear_from_lab(values: Floats) -> Floats:
+    """CIE Lab (last axis) back to linear R, G, B (white = 1): :func:`lab` undone."""
+    shape = values.shape
+    flat = np.ascontiguousarray(values, np.float32).reshape(1, -1, 3)
+    out: Floats = cv2.cvtColor(flat, cv2.COLOR_Lab2LRGB).reshape(shape)
+    return out
+
+
 @dataclasses.dataclass(frozen=True)
 class Card:
     """What the card shows: its paper's colour (the light), its swatches, its ink."""
