@@ -1286,3 +1286,24 @@ def test_a_colour_that_a_lamp_of_another_colour_tints_is_unknown(
     monkeypatch.setattr(slots, "tinted", lambda *args: np.zeros(len(args[4]), bool))
     tally = _tally(rendered, recognize(rendered.image, expected=list(rendered.tiles)))
     assert {wrong.split(" read ")[-1] for wrong in tally.wrong} >= read_as, tally.wrong
+
+
+@pytest.mark.parametrize(
+    ("index", "sector", "name", "want", "read_as"),
+    [(8, "S24", "unit", "green carrier", "aqua carrier"), (28, "S4", "craft5", "green", "aqua")],
+)
+def test_a_smeared_token_in_a_coarse_picture_lies_near_its_swatch(
+    index: int, sector: str, name: str, want: str, read_as: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 18's benchmark, a held-out warm set (seed 73: 2700 K, JPEG 60). Picture 8 (0.64
+    px/mm): S24's green carrier, a few pixels across, comes out of JPEG mixed with the tile
+    whole, 22.2 from aqua and spreading as a smeared token does; picture 28 (0.93 px/mm):
+    S4's green craft5, 19.7 from aqua. Coarser than a pixel per millimetre a smeared body
+    must lie within ``SMEARED_FAR_COARSE`` of its swatch: unknown. Within ``FAR``, as from
+    a pixel per millimetre, each read aqua at 0.54-0.59."""
+    rendered = benchmark_picture(boards(index + 1, seed=73, harsh="warm")[index])[0]
+    assert rendered.px_per_mm < recognize_module.COARSE_PX_PER_MM
+    assert rendered.tiles[sector].slots[name].describe() == want
+    assert _read(rendered, sector, name) == "unknown"
+    monkeypatch.setattr(recognize_module, "SMEARED_FAR_COARSE", slots.FAR)
+    assert _read(rendered, sector, name) == read_as

@@ -57,7 +57,15 @@ from vision.local_cluster.plane import (
     _rigid,
     _similarity,
 )
-from vision.local_cluster.slots import References, decide, light, measure, outline_contrasts
+from vision.local_cluster.slots import (
+    FAR,
+    SMEARED_FAR_COARSE,
+    References,
+    decide,
+    light,
+    measure,
+    outline_contrasts,
+)
 from vision.readers import Quality
 
 Image = npt.NDArray[np.uint8]
@@ -90,6 +98,9 @@ FINE_PX_PER_MM = 0.85
 """Below this, small things (a 1.5 mm outline, a mineral, a strike craft) are not told from
 noise: only claims and units are read, and no slot as empty. (At 0.78 px/mm with 1.15 px of
 blur issue 18's benchmark read an empty mineral slot as a token.)"""
+COARSE_PX_PER_MM = 1.0
+"""...and below this a smeared token's body must lie nearer its swatch
+(:data:`slots.SMEARED_FAR_COARSE`)."""
 GLARE_TILE_MOST = 0.5
 """Glare adding more than this share of paper white over a whole tile (the median of its
 bare field): its slots are unknown, and its white square's light is not to be trusted
@@ -769,6 +780,7 @@ def read_tiles(
         float(median(luminance(bare))),
         colours=not card.glare and not card.part_covered and px_per_mm >= SMALLEST_PX_PER_MM,
         fine=px_per_mm >= FINE_PX_PER_MM,
+        smeared_far=FAR if px_per_mm >= COARSE_PX_PER_MM else SMEARED_FAR_COARSE,
     )
     apart = float(np.linalg.norm(card.swatches["tile"] - refs.tile))
     if refs.colours and apart > CARD_TILE_APART:

@@ -225,6 +225,14 @@ half something else, whatever line it spreads along (a finger over half an empty
 slot and bare tile beside it spread 26 along the line from white to the tile, and read
 white at 0.66, on a tile placed from a prior turned 5 degrees). The smeared tokens read on
 the benchmark's sets spread at most 24; 8 of them, from 20 to 24, are unknown."""
+SMEARED_FAR_COARSE = 18.0
+"""...and, in a picture coarser than a pixel per millimetre, lies within this of its swatch
+(elsewhere ``FAR``). There a unit's body is a few pixels across, and JPEG's colour, at half
+their resolution, mixes it with the tile whole: issue 18's benchmark, a held-out warm set
+(seed 73, 2700 K, JPEG 60), read a green carrier at 0.64 px/mm and a green strike craft at
+0.93 aqua, smeared, 22.2 and 19.7 from aqua. From a pixel per millimetre this limit
+would lose 27 right readings on the fifteen sets (most of them dark strike craft), and
+below it costs 2 on that warm set."""
 MINERAL_EMPTY, MINERAL_PRESENT = 0.25, 0.42
 """Where a mineral slot's inside lies between bare tile (0) and the card's mineral grey
 (1): at most the first, it is empty (if its outline shows); at least the second, it holds a
@@ -309,6 +317,8 @@ class References:
     """False when the picture is too coarse for small things (a 1.5 mm outline, a mineral,
     a strike craft) to be told from noise: then only claims and units are read, and no slot
     as empty."""
+    smeared_far: float = FAR
+    """How far from its swatch a smeared token's body may lie (:data:`SMEARED_FAR_COARSE`)."""
 
     @property
     def light_span(self) -> float:
@@ -968,6 +978,7 @@ def _decide_kind(
             (m.spread_across <= UNEVEN)
             & (m.spread <= SMEARED_MOST)
             & (_off_mix(m.colour, refs.table()[m.nearest], refs.tile) <= SMEARED_OFF)
+            & (m.d1 <= refs.smeared_far)
         )
         token = (
             usable
