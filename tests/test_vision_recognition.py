@@ -1307,3 +1307,19 @@ def test_a_smeared_token_in_a_coarse_picture_lies_near_its_swatch(
     assert _read(rendered, sector, name) == "unknown"
     monkeypatch.setattr(recognize_module, "SMEARED_FAR_COARSE", slots.FAR)
     assert _read(rendered, sector, name) == read_as
+
+
+def test_a_slot_darker_than_any_shadow_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 18's benchmark, a held-out warm set (seed 73), picture 20 (0.96 px/mm): a dark
+    hand lies over S14, placed from the prior, and its mineral1 slot's surround is at 0.05
+    of bare tile's light. No hand's shadow is that deep (``SHADOW_DEEPEST``): unknown. Made
+    up for as a shadow, the empty slot read "token" at 0.93."""
+    board = boards(21, seed=73, harsh="warm")[20]
+    _read_unknown_with_its_prior(board, "S14", "mineral1")
+    monkeypatch.setattr(slots, "SHADOW_DEEPEST", 0.0)
+    rendered = benchmark_picture(board)[0]
+    assert rendered.tiles["S14"].slots["mineral1"].describe() == "empty"
+    found = recognize(rendered.image, expected=list(rendered.tiles), prior=clear_prior(board))
+    tile = found.scan.tile("S14")
+    assert tile is not None
+    assert next(r for r in tile.slots if r.slot == "mineral1").describe() == "token"

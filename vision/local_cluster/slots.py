@@ -7,7 +7,7 @@ UNKNOWN, never a guess (docs/physical-kit.md, "How the camera reads the kit"):
 1. **The light around it.** The bare tile around a slot says whether glare adds light there
    (taken off the slot's samples; too much, and the slot is unknown), whether more glare
    was taken off its whole tile than falls there (given back), or a shadow takes some away
-   (made up for).
+   (made up for; a shade deeper than any shadow, and the slot is unknown).
 2. **Covered?** Its surround's ring nearest the slot's zone must then look like printed
    tile: not lighter (a hand, a card), not darker than a shadow leaves it, not another hue,
    beyond what the picture's own noise puts there; and most of its whole surround must.
@@ -52,6 +52,14 @@ LIFT_LEAST = 0.15
 """A surround this much lighter than bare tile (luminance) has glare on it, taken off the
 slot's samples; SHADE_LEAST darker, a shadow, made up for."""
 SHADE_LEAST = 0.1
+SHADOW_DEEPEST = 0.15
+"""A surround darker than this share of bare tile is in no shadow a hand casts (the
+benchmark's renderer darkens to 0.4 under one hand's shadow, 0.16 under two): something
+dark lies over it, and made up for as a shadow (its samples times 7 or more) it reads what
+noise and an outline say. The slot is unknown. (Issue 18's benchmark, a held-out warm set,
+seed 73, picture 20 at 0.96 px/mm: the prior placed a tile under a dark hand, its mineral1
+slot's surround at 0.05 of bare tile, and the empty slot read "token" at 0.93. On fifteen
+sets from 1 px/mm one mineral fewer right, read at 0.05; at 0.1 and 0.2 the same.)"""
 LEVEL_CLIP = 3.0
 VEIL_ABOVE = 2.0
 """Where most of a slot's surround lies under a highlight's veil, its points count up to
@@ -367,7 +375,8 @@ def _least_foreign(points: npt.NDArray[np.int64], rate: float) -> Floats:
 class Lit:
     """One variant's tiles as lit around each slot: Lab samples (T x K x 3; only from the
     layout's ``lab_from`` on) with glare taken off and shadows made up for, slot by slot,
-    and which slots had too much glare."""
+    and which slots cannot be read for the light (too much glare, or a shade deeper than any
+    shadow)."""
 
     lab: Floats
     glare: Bools
@@ -435,7 +444,7 @@ def light(
         gains[variant] = np.maximum(
             np.where(centre < bare * (1 - SHADE_LEAST), centre / bare, 1), 0.05
         )
-        glare[variant] = planes[:, :, 0] - bare > GLARE_MOST
+        glare[variant] = (planes[:, :, 0] - bare > GLARE_MOST) | (gains[variant] < SHADOW_DEEPEST)
         # The surround's median above bare tile plus what is left of GLARE_ALL_MOST once its
         # tile's glare is taken off: more than half its points lie above that.
         bright = (seen > (bare + GLARE_ALL_MOST - taken)[:, None]).astype(np.float32)
