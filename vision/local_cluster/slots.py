@@ -56,8 +56,8 @@ SHADOW_DEEPEST = 0.15
 """A surround darker than this share of bare tile is in no shadow a hand casts (the
 benchmark's renderer darkens to 0.4 under one hand's shadow, 0.16 under two): something
 dark lies over it, and made up for as a shadow (its samples times 7 or more) it reads what
-noise and an outline say. The slot is unknown. (Issue 18's benchmark, a held-out warm set,
-seed 73, picture 20 at 0.96 px/mm: the prior placed a tile under a dark hand, its mineral1
+noise and an outline say. The slot is unknown. (Issue 18's benchmark, a warm set drawn
+anew, seed 73, picture 20 at 0.96 px/mm: the prior placed a tile under a dark hand, its mineral1
 slot's surround at 0.05 of bare tile, and the empty slot read "token" at 0.93. On fifteen
 sets from 1 px/mm one mineral fewer right, read at 0.05; at 0.1 and 0.2 the same.)"""
 LEVEL_CLIP = 3.0
@@ -236,7 +236,7 @@ the benchmark's sets spread at most 24; 8 of them, from 20 to 24, are unknown.""
 SMEARED_FAR_COARSE = 18.0
 """...and, in a picture coarser than a pixel per millimetre, lies within this of its swatch
 (elsewhere ``FAR``). There a unit's body is a few pixels across, and JPEG's colour, at half
-their resolution, mixes it with the tile whole: issue 18's benchmark, a held-out warm set
+their resolution, mixes it with the tile whole: issue 18's benchmark, a warm set drawn anew
 (seed 73, 2700 K, JPEG 60), read a green carrier at 0.64 px/mm and a green strike craft at
 0.93 aqua, smeared, 22.2 and 19.7 from aqua. From a pixel per millimetre this limit
 would lose 27 right readings on the fifteen sets (most of them dark strike craft), and
@@ -420,30 +420,15 @@ def light(
             + np.take(planes[..., 1], owner, axis=1) * at[:, 0]
             + np.take(planes[..., 2], owner, axis=1) * at[:, 1]
         )
-        # The glare taken off the whole tile (what its field's low percentile shows) may be
-        # more than falls around this slot: a highlight falls off across a tile, and the
-        # slots near its edge lie beyond the field. What the surround lacks of bare tile, up
-        # to what was taken, is given back; only a shortfall beyond that is shade. (Taken
-        # for shade, the over-subtraction was divided out: the dark tile turned a saturated
-        # blue, and no ring looked like bare tile.)
-        back = np.minimum(np.maximum(bare - level, 0), taken[:, None].astype(np.float32))
-        lift = np.where(level > bare * (1 + LIFT_LEAST), level - bare, -back).astype(np.float32)
-        level = level + back
-        gain = np.where(level < bare * (1 - SHADE_LEAST), level / bare, 1).astype(np.float32)
-        gain = np.maximum(gain, 0.05)
+        lift, gain = _lift_and_gain(level, bare, taken)
         # T x 3K rows, each point's lift and gain repeated for its three channels: the same
         # arithmetic as broadcasting them over a last axis of 3, in a third of the time.
         inside = linear[:, layout.lab_from :, :]
         rows = inside.reshape(count, -1)
         lit = (rows - np.repeat(lift, 3, axis=1)) / np.repeat(gain, 3, axis=1)
         corrected[variant] = np.maximum(lit, 0).reshape(inside.shape)
-        centre = planes[:, :, 0]
-        given = np.minimum(np.maximum(bare - centre, 0), taken[:, None].astype(np.float32))
-        lifts[variant] = np.where(centre > bare * (1 + LIFT_LEAST), centre - bare, -given)
-        centre = centre + given
-        gains[variant] = np.maximum(
-            np.where(centre < bare * (1 - SHADE_LEAST), centre / bare, 1), 0.05
-        )
+        # ...and at each slot's centre, for :func:`tinted` and the deepest shade.
+        lifts[variant], gains[variant] = _lift_and_gain(planes[:, :, 0], bare, taken)
         glare[variant] = (planes[:, :, 0] - bare > GLARE_MOST) | (gains[variant] < SHADOW_DEEPEST)
         # The surround's median above bare tile plus what is left of GLARE_ALL_MOST once its
         # tile's glare is taken off: more than half its points lie above that.
@@ -463,10 +448,29 @@ def light(
             full,
             glare[variant],
             groups[variant][1][:, layout.bare_at],
-            lifts[variant].astype(np.float32),
-            gains[variant].astype(np.float32),
+            lifts[variant],
+            gains[variant],
         )
     return out
+
+
+def _lift_and_gain(level: Floats, bare: float, taken: Floats) -> tuple[Floats, Floats]:
+    """What to take off samples where the light around them is ``level`` (T x any,
+    luminance; ``taken``, T: the glare already taken off each whole tile), and what to
+    divide them by then.
+
+    The glare taken off the whole tile (what its field's low percentile shows) may be more
+    than falls around a slot: a highlight falls off across a tile, and the slots near its
+    edge lie beyond the field. What the surround lacks of bare tile, up to what was taken, is
+    given back; only a shortfall beyond that is shade. (Taken for shade, the over-subtraction
+    was divided out: the dark tile turned a saturated blue, and no ring looked like bare
+    tile.)"""
+    back = np.minimum(np.maximum(bare - level, 0), taken[:, None].astype(np.float32))
+    lift = np.where(level > bare * (1 + LIFT_LEAST), level - bare, -back).astype(np.float32)
+    level = level + back
+    gain = np.where(level < bare * (1 - SHADE_LEAST), level / bare, 1).astype(np.float32)
+    out: Floats = np.maximum(gain, 0.05)
+    return lift, out
 
 
 def surround_planes(seen: Floats, plane: Floats, bare: float) -> Floats:
@@ -859,6 +863,8 @@ def decide(
         positions = list(kind.positions)
         glare = np.concatenate([lit[v].glare[:, positions] for v in lit])
         states, colours, units, sure = _decide_kind(m, glare, refs, hidden_tiles)
+        # Each colour read, read again with the light around its slot taken off channel by
+        # channel (TINT_MARGIN): one that does not hold is unknown.
         read = np.nonzero(np.asarray(colours) >= 0)
         if len(read[0]):
             for v in lit:
