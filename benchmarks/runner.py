@@ -121,14 +121,19 @@ def command(
     description: str,
     run: Callable[..., dict[str, Any]],
     report: Callable[[dict[str, Any]], str],
+    flags: Sequence[tuple[str, str]] = (),
 ) -> int:
-    """The command line every benchmark module shares: ``--json`` and ``--quick``."""
+    """The command line every benchmark module shares: ``--json`` and ``--quick``, and a
+    module's own ``flags`` (name, help), each passed to ``run`` as a keyword when given."""
     parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--quick", action="store_true", help="a fast smoke run (few repeats)")
+    for name, text in flags:
+        parser.add_argument(f"--{name}", action="store_true", help=text)
     args = parser.parse_args(argv)
     stream = out if out is not None else sys.stdout
-    results = run(quick=args.quick)
+    given = {name: True for name, _ in flags if getattr(args, name.replace("-", "_"))}
+    results = run(quick=args.quick, **given)
     if args.json:
         stream.write(json.dumps(results, indent=2, sort_keys=True) + "\n")
     else:

@@ -101,6 +101,17 @@ def test_the_camera_benchmark_quick_run_reports_accuracy_and_speed():
     assert json.loads(out.getvalue())["suite"] == "cluster-vision"
 
 
+def test_the_camera_benchmarks_lamps_run_lights_every_highlight_from_another_lamp():
+    from benchmarks import cluster_vision
+
+    out = io.StringIO()
+    assert cluster_vision.main(["--quick", "--lamps"], out) == 0
+    assert "every highlight from a lamp of another colour" in out.getvalue()
+    out = io.StringIO()
+    assert cluster_vision.main(["--quick", "--json", "--lamps"], out) == 0
+    assert json.loads(out.getvalue())["lamps"] is True
+
+
 def test_a_shortened_run_says_its_games_and_time_per_move():
     from benchmarks.cluster_peg import bench_matches
 

@@ -200,3 +200,41 @@ def test_heights_come_from_tracking_the_scan_holds_only_colours() -> None:
     reading = HoleReading(Seen.RED, 0.9)
     assert reading.height is None
     assert json.loads(json.dumps(PegScan.from_position(setup("46")).to_dict()))["board"] == "46"
+
+
+def test_a_peg_colour_lit_by_a_lamp_of_another_colour_is_unknown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The camera benchmark's third picture (seed 1972: a 2,964 K table, one highlight at 1.73
+    of paper white), its highlight from a 6,500 K lamp instead: light of another colour than
+    the table's, blue once the paper sets the white. Empty pits under it read blue (a red peg
+    too), at up to 1.0; where the paper around a hole shows it lit by that colour
+    (``TINT_SHARE``) its colour is unknown, and no hole reads wrong."""
+    import dataclasses
+
+    import vision.cluster.recognize as recognize_module
+    from benchmarks.cluster_vision import _position
+    from companion.cluster_peg.moves import after, legal_codes
+
+    rng = random.Random(1972)
+    for index in range(3):
+        tracked = _position(rng, index)
+        shown = after(tracked, rng.choice(legal_codes(tracked)))
+        conditions = Conditions.random(rng)
+    assert conditions.glare == 1 and conditions.kelvin < 3000
+    rendered = render(shown, dataclasses.replace(conditions, glare_kelvin=6500.0))
+
+    def wrong() -> list[tuple[int, Seen, Seen]]:
+        scan = recognize(rendered.image).scan
+        return [
+            (hole, truth.seen, reading.seen)
+            for hole, (truth, reading) in enumerate(zip(rendered.holes, scan.holes, strict=True))
+            if reading.seen not in (Seen.UNKNOWN, truth.seen)
+        ]
+
+    assert wrong() == []
+    monkeypatch.setattr(recognize_module, "_tinted", lambda *args: False)
+    read_blue = wrong()
+    assert len(read_blue) >= 10
+    assert {seen for _, _, seen in read_blue} == {Seen.BLUE}
+    assert Seen.EMPTY in {truth for _, truth, _ in read_blue}

@@ -8,7 +8,8 @@
    pit. Every pixel of the disc is classed (dark pit, red, blue, anything else) on the balanced
    colour; the hole takes the class most pixels agree on, with the share that agrees as its
    confidence. A hand, the paper, a bevel seen off-centre or a mix of classes is ``unknown``:
-   unknown is never a guess.
+   unknown is never a guess. So is a peg's colour where the paper around the hole shows a
+   lamp's light of another colour (:data:`TINT_SHARE`).
 
 Shares nothing with :mod:`vision.cluster.synthetic` but the kit's description.
 """
@@ -41,8 +42,21 @@ nearly pure colours, skin (pinkish when a cream paper sets the white) is not."""
 CHROMA = 0.15
 """How strong a pixel's colour must be, against the paper's white, to be a peg's: in the dark
 (a hand's shadow, a dim corner) 8-bit values and JPEG leave too few steps to judge a hue."""
+CLIPPED = 250
+"""An 8-bit channel this bright is clipped (glare, or overexposed)."""
 COARSE_PX_PER_MM = 1.6
 """Below this the pits and pegs are only a few pixels across."""
+RING_MM = 10.5
+"""The radius of the ring of paper read around a hole: beyond its bevel (8.5 mm), short of
+the next hole's (13.5 mm along a row)."""
+TINT_SHARE = 0.3
+"""A hole read as a peg's colour is unknown when the paper around it shows light of a colour
+its own could come from: more than this share of the hole's colour (linear light, the grey
+part taken away), or a channel clipped there. A highlight of the table's own light adds white
+and leaves the paper white; a second lamp of another colour (a daylight lamp over a warm
+table) lights the paper, and more still the glossier pits, in its own colour, and an empty
+pit under it read blue (the camera benchmark with every highlight from such a lamp: 49 holes
+read wrong in 60 pictures; 3 with this check)."""
 
 
 class BoardNotFound(VisionError, LookupError):
@@ -133,6 +147,34 @@ def _paper(frame: Image, kit: Kit, board: Board, homography: Matrix) -> npt.NDAr
     return np.asarray(np.median(top, axis=0), dtype=np.float32)
 
 
+def _ring(radius: float, count: int = 16) -> Matrix:
+    angles = np.linspace(0, 2 * math.pi, count, endpoint=False)
+    return np.stack([np.cos(angles), np.sin(angles)], axis=1) * radius
+
+
+def _tinted(
+    frame: Image,
+    homography: Matrix,
+    ring: Matrix,
+    gains: npt.NDArray[np.float32],
+    white: npt.NDArray[np.float32],
+    level: float,
+    pixels: npt.NDArray[np.float32],
+) -> bool:
+    """Whether the paper on ``ring`` (mm, around a hole whose balanced pixels are ``pixels``)
+    shows light of a colour the hole's could come from (:data:`TINT_SHARE`); ``white`` is the
+    board's paper, balanced, in linear light, and ``level`` its mean 8-bit value (a paper
+    clipped all over, overexposed, says nothing of glare)."""
+    raw = _sample(frame, _map(homography, ring))
+    # The brighter half: paper, not a peg or a hand's shadow over part of the ring.
+    paper = np.median(raw[np.argsort(raw.sum(axis=1))[len(raw) // 2 :]], axis=0)
+    if paper.max() >= CLIPPED and paper.mean() > level:
+        return True
+    tint = np.maximum(_linear(paper * gains) - white, 0)
+    own = _linear(np.median(pixels, axis=0))
+    return float(tint.max() - tint.min()) > TINT_SHARE * float(own.max() - own.min())
+
+
 def _linear(srgb: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     """sRGB values (0-255) as linear light (0-1)."""
     v = np.clip(srgb, 0, 255) / 255.0
@@ -181,8 +223,10 @@ def recognize(frame: Image, *, kit: Kit | None = None) -> Found:
     kit = kit or load_kit()
     board, homography, markers = find_board(frame, kit)
     paper = _paper(frame, kit, board, homography)
-    gains = np.float32(paper.mean()) / np.maximum(paper, 1.0)
+    gains = (np.float32(paper.mean()) / np.maximum(paper, 1.0)).astype(np.float32)
     disc = _disc(SAMPLE_MM)
+    ring = _ring(RING_MM)
+    white = _linear((paper * gains).astype(np.float32))
     readings = []
     for hole in range(board.size):
         x, y = kit.hole_mm(board, hole)
@@ -194,6 +238,10 @@ def recognize(frame: Image, *, kit: Kit | None = None) -> Found:
         share = float(counts[best]) / len(classes)
         if best == 0 or share < AGREE:
             readings.append(HoleReading(Seen.UNKNOWN, share if best == 0 else 1 - share))
+        elif best in (2, 3) and _tinted(
+            frame, homography, ring + offset, gains, white, float(paper.mean()), pixels
+        ):
+            readings.append(HoleReading(Seen.UNKNOWN, 0.0))
         else:
             readings.append(HoleReading(CLASSES[best], share))
     scale = _px_per_mm(homography, kit, board)

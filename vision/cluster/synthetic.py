@@ -63,6 +63,8 @@ class Conditions:
     """Specular highlights in the picture (0-2)."""
     glare_strength: float = 1.0
     """A highlight's peak, in units of paper white (up to 2: clipped)."""
+    glare_kelvin: float | None = None
+    """The colour of the lamp that lights the highlights (None: the light's own, ``kelvin``)."""
     blur: float = 0.0
     noise: float = 0.0
     """Read noise in 8-bit steps (shot noise grows with it)."""
@@ -313,7 +315,14 @@ def render(
         truths.append(HoleTruth(Seen.of(position.peg_at(hole)), hidden_by is None, hidden_by))
 
     image = photograph(
-        photo, gloss=gloss, shade=shade, glare=glare, paper=paper, shot=cond, rng=rng
+        photo,
+        gloss=gloss,
+        shade=shade,
+        glare=glare,
+        paper=paper,
+        shot=cond,
+        rng=rng,
+        glare_kelvin=cond.glare_kelvin,
     )
     return Rendered(image, tuple(truths), cond, to_image)
 
