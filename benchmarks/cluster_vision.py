@@ -40,6 +40,7 @@ from companion.cluster_peg.scan import Seen, compare
 from vision.cluster.recognize import recognize
 from vision.cluster.synthetic import Conditions, render
 from vision.errors import VisionError
+from vision.photograph import second_lamp
 
 BOARDS = 200
 QUICK_BOARDS = 3
@@ -110,7 +111,7 @@ def bench_accuracy(boards: int, *, lamps: bool = False) -> dict[str, Any]:
             conditions = dataclasses.replace(
                 conditions,
                 glare=max(conditions.glare, 1),
-                glare_kelvin=2700.0 if conditions.kelvin > 4000 else 6500.0,
+                glare_kelvin=second_lamp(conditions.kelvin),
             )
         rendered = render(shown, conditions)
         began = time.perf_counter()

@@ -53,6 +53,7 @@ from companion.local_cluster.state import Craft, State
 from vision.errors import VisionError
 from vision.local_cluster.recognize import Prior, Recognition, recognize
 from vision.local_cluster.synthetic import Conditions, Rendered, render, sample_state
+from vision.photograph import second_lamp
 from vision.readers import Quality
 
 BOARDS = 120
@@ -124,7 +125,7 @@ def harsher(conditions: Conditions, kind: str) -> Conditions:
         return dataclasses.replace(
             conditions,
             glare=max(conditions.glare, 1),
-            glare_kelvin=2700.0 if conditions.kelvin > 4000 else 6500.0,
+            glare_kelvin=second_lamp(conditions.kelvin),
         )
     raise ValueError(f"no harsher set called {kind!r}: choose from {', '.join(HARSHER)}")
 

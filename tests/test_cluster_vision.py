@@ -3,6 +3,7 @@ interface, and moves seen by the camera entered through the table service (P6.3)
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -11,15 +12,17 @@ import cv2
 import numpy as np
 import pytest
 
+from benchmarks.cluster_vision import _position
 from companion import games
 from companion.cluster_peg.game import Game
-from companion.cluster_peg.moves import play
+from companion.cluster_peg.moves import after, legal_codes, play
 from companion.cluster_peg.position import SETUPS, setup
 from companion.cluster_peg.record import record_json
 from companion.cluster_peg.scan import HoleReading, PegScan, Seen
 from companion.errors import CompanionError
 from companion.service import TableService
 from vision.attachment import attach
+from vision.cluster import recognize as recognize_module
 from vision.cluster.kit import load_kit
 from vision.cluster.reader import READER
 from vision.cluster.recognize import BoardNotFound, find_board, recognize
@@ -210,12 +213,6 @@ def test_a_peg_colour_lit_by_a_lamp_of_another_colour_is_unknown(
     the table's, blue once the paper sets the white. Empty pits under it read blue (a red peg
     too), at up to 1.0; where the paper around a hole shows it lit by that colour
     (``TINT_SHARE``) its colour is unknown, and no hole reads wrong."""
-    import dataclasses
-
-    import vision.cluster.recognize as recognize_module
-    from benchmarks.cluster_vision import _position
-    from companion.cluster_peg.moves import after, legal_codes
-
     rng = random.Random(1972)
     for index in range(3):
         tracked = _position(rng, index)

@@ -158,6 +158,12 @@ def kelvin_gains(kelvin: float) -> npt.NDArray[np.float64]:
     return np.asarray(gains / gains.max(), np.float64)
 
 
+def second_lamp(kelvin: float) -> float:
+    """A lamp of another colour than a table lit at ``kelvin``: a warm desk lamp (2700 K) in
+    a room lit above 4000 K, else a daylight lamp (6500 K) over a warmly lit table."""
+    return 2700.0 if kelvin > 4000 else 6500.0
+
+
 def glare_field(
     rng: random.Random, size: tuple[int, int], *, count: int, strength: float
 ) -> Floats:
