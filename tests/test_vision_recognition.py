@@ -1309,6 +1309,22 @@ def test_a_smeared_token_in_a_coarse_picture_lies_near_its_swatch(
     assert _read(rendered, sector, name) == read_as
 
 
+def test_a_token_of_one_swatchs_lightness_and_anothers_hue_is_unknown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's benchmark, a held-out ``lamps`` set (seed 97), picture 29 (1.41 px/mm): a
+    daylight lamp's highlight on S3's red carrier alone, on a dark tile under a warm light,
+    leaves its body with red's lightness and pink's hue, 23.6 below the card's pink in L*
+    and 23.9 from it in all: within ``FAR``, it read "pink carrier" at 0.50. Farther than
+    ``LIGHTNESS_FAR`` from its swatch's lightness: unknown."""
+    rendered = benchmark_picture(boards(30, seed=97, harsh="lamps")[29])[0]
+    assert rendered.px_per_mm >= 1.0
+    assert rendered.tiles["S3"].slots["unit"].describe() == "red carrier"
+    assert _read(rendered, "S3", "unit") == "unknown"
+    monkeypatch.setattr(slots, "LIGHTNESS_FAR", slots.FAR)
+    assert _read(rendered, "S3", "unit") == "pink carrier"
+
+
 def test_a_slot_darker_than_any_shadow_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 18's benchmark, a held-out warm set (seed 73), picture 20 (0.96 px/mm): a dark
     hand lies over S14, placed from the prior, and its mineral1 slot's surround is at 0.05
