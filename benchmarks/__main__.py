@@ -1,10 +1,12 @@
 """``python -m benchmarks`` (``make bench``): the rules core's benchmarks
 (:mod:`benchmarks.runner`), then each part's in turn: the table service, the panels, the web
-site, the Diplomacy engine, the vision and Globular Cluster. Each part also runs alone:
+site, the Diplomacy engine, the vision (on the benchmark's own pictures, then on tables drawn
+apart from the recognizer) and Globular Cluster. Each part also runs alone:
 ``python -m benchmarks.service`` and so on.
 
 With ``--json`` the rules core's results carry each part's under its name (``"service"``,
-``"panels"``, ``"web"``, ``"diplomacy"``, ``"vision"``, ``"globular"``, ``"cluster"``,
+``"panels"``, ``"web"``, ``"diplomacy"``, ``"vision"``, ``"vision_kit_renders"``,
+``"globular"``, ``"cluster"``,
 ``"cluster-vision"``, ``"clustered_vision"``)."""
 
 import io
@@ -20,6 +22,7 @@ from benchmarks import (
     panels,
     service,
     vision,
+    vision_kit_renders,
     web,
 )
 from benchmarks.runner import main
@@ -30,6 +33,7 @@ PARTS = {
     "web": web,
     "diplomacy": diplomacy,
     "vision": vision,
+    "vision_kit_renders": vision_kit_renders,
     "globular": globular,
     "cluster": cluster_peg,
     "cluster-vision": cluster_vision,

@@ -32,13 +32,15 @@ from typing import Any, TextIO
 
 import cv2
 
+from benchmarks.cluster_kit_renders import KitRender
+from benchmarks.cluster_kit_renders import render as kit_render
 from benchmarks.machine import header, machine_info
 from benchmarks.runner import command
 from companion.cluster_peg.moves import Move, after, legal_codes
 from companion.cluster_peg.position import SETUPS, Position
 from companion.cluster_peg.scan import Seen, compare
 from vision.cluster.recognize import recognize
-from vision.cluster.synthetic import Conditions, render
+from vision.cluster.synthetic import Conditions, Rendered, render
 from vision.errors import VisionError
 from vision.photograph import second_lamp
 
@@ -69,10 +71,56 @@ def _knock_out(position: Position, rng: random.Random) -> Position:
     return Position(position.board, (pegs[0], pegs[1], pegs[2], pegs[3]), position.to_move)
 
 
-def bench_accuracy(boards: int, *, lamps: bool = False) -> dict[str, Any]:
+@dataclasses.dataclass(frozen=True)
+class Scene:
+    """One benchmark picture before it is drawn: the tracked position, the one shown (a move
+    later, or one time in four with a peg knocked out: ``played`` None) and the conditions."""
+
+    tracked: Position
+    shown: Position
+    played: str | None
+    conditions: Conditions
+
+    @classmethod
+    def draw(cls, rng: random.Random, index: int, *, lamps: bool = False) -> Scene:
+        """The benchmark's picture ``index``, drawn from ``rng`` after those before it."""
+        tracked = _position(rng, index)
+        if index % 4 == 3:
+            shown, played = _knock_out(tracked, rng), None
+        else:
+            code = rng.choice(legal_codes(tracked))
+            shown, played = after(tracked, code), Move.from_code(tracked.board, code).text()
+        conditions = Conditions.random(rng)
+        if lamps:
+            conditions = dataclasses.replace(
+                conditions,
+                glare=max(conditions.glare, 1),
+                glare_kelvin=second_lamp(conditions.kelvin),
+            )
+        return cls(tracked, shown, played, conditions)
+
+    def render(self, *, kit_renders: bool = False) -> Rendered | KitRender:
+        """The picture: by :mod:`vision.cluster.synthetic`, or with ``kit_renders`` by
+        :mod:`benchmarks.cluster_kit_renders` (from the conditions' seed alone)."""
+        if kit_renders:
+            return kit_render(self.shown, random.Random(self.conditions.seed))
+        return render(self.shown, self.conditions)
+
+
+def scenes(count: int, *, lamps: bool = False) -> list[Scene]:
+    """The benchmark's first ``count`` pictures, undrawn."""
+    rng = random.Random(SEED)
+    return [Scene.draw(rng, index, lamps=lamps) for index in range(count)]
+
+
+def bench_accuracy(
+    boards: int, *, lamps: bool = False, kit_renders: bool = False
+) -> dict[str, Any]:
     """``lamps``: every picture with a highlight, from a second lamp of another colour than
     the table's light (2700 K over a table lit above 4000 K, else 6500 K), as the Local
-    Cluster benchmark's ``--harsher lamps``."""
+    Cluster benchmark's ``--harsher lamps``. ``kit_renders``: the same positions drawn by
+    :mod:`benchmarks.cluster_kit_renders`, a renderer written apart from the reader and from
+    :mod:`vision.cluster.synthetic` (its own camera, lights, pegs and hands)."""
     rng = random.Random(SEED)
     totals = dict.fromkeys(
         (
@@ -99,21 +147,10 @@ def bench_accuracy(boards: int, *, lamps: bool = False) -> dict[str, Any]:
     )
     times: list[float] = []
     for index in range(boards):
-        tracked = _position(rng, index)
-        impossible = index % 4 == 3
-        if impossible:
-            shown, played = _knock_out(tracked, rng), None
-        else:
-            code = rng.choice(legal_codes(tracked))
-            shown, played = after(tracked, code), Move.from_code(tracked.board, code).text()
-        conditions = Conditions.random(rng)
-        if lamps:
-            conditions = dataclasses.replace(
-                conditions,
-                glare=max(conditions.glare, 1),
-                glare_kelvin=second_lamp(conditions.kelvin),
-            )
-        rendered = render(shown, conditions)
+        scene = Scene.draw(rng, index, lamps=lamps)
+        tracked, played = scene.tracked, scene.played
+        impossible = played is None
+        rendered = scene.render(kit_renders=kit_renders)
         began = time.perf_counter()
         try:
             scan = recognize(rendered.image).scan
@@ -192,15 +229,26 @@ def bench_speed(runs: int) -> dict[str, Any]:
     return {"runs": runs, "median_s": statistics.median(times), "best_s": min(times)}
 
 
-def run(*, quick: bool = False, lamps: bool = False) -> dict[str, Any]:
+def run(*, quick: bool = False, lamps: bool = False, kit_renders: bool = False) -> dict[str, Any]:
     return {
         "suite": "cluster-vision",
         "quick": quick,
         "lamps": lamps,
+        "kit_renders": kit_renders,
         "machine": machine_info(),
-        "accuracy": bench_accuracy(QUICK_BOARDS if quick else BOARDS, lamps=lamps),
+        "accuracy": bench_accuracy(
+            QUICK_BOARDS if quick else BOARDS, lamps=lamps, kit_renders=kit_renders
+        ),
         "speed": bench_speed(1 if quick else 9),
     }
+
+
+def _drawn(results: dict[str, Any]) -> str:
+    if results.get("kit_renders"):
+        return "drawn by benchmarks.cluster_kit_renders, apart from the reader"
+    if results.get("lamps"):
+        return "Local Cluster benchmark conditions; every highlight from a lamp of another colour"
+    return "Local Cluster benchmark conditions"
 
 
 def _share(part: int, whole: int) -> str:
@@ -214,9 +262,7 @@ def format_report(results: dict[str, Any]) -> str:
         [
             *header("Cluster camera", results["machine"], quick=results["quick"]),
             "",
-            f"a) {a['boards']} rendered boards (Local Cluster benchmark conditions"
-            f"{'; every highlight from a lamp of another colour' if results.get('lamps') else ''}"
-            f"), {a['failed']} not found",
+            f"a) {a['boards']} rendered boards ({_drawn(results)}), {a['failed']} not found",
             f"   holes in view: {a['visible']}: right {_share(a['visible_right'], a['visible'])}, "
             f"unknown {_share(a['visible_unknown'], a['visible'])}, wrong {a['visible_wrong']}",
             f"   holes under the hand or another peg: {a['hidden']}, "
@@ -244,7 +290,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         description="Benchmark of the camera on Cluster boards.",
         run=run,
         report=format_report,
-        flags=[("lamps", "every picture with a highlight from a second lamp of another colour")],
+        flags=[
+            ("lamps", "every picture with a highlight from a second lamp of another colour"),
+            ("kit-renders", "pictures drawn by benchmarks.cluster_kit_renders instead"),
+        ],
     )
 
 

@@ -124,7 +124,8 @@ def command(
     flags: Sequence[tuple[str, str]] = (),
 ) -> int:
     """The command line every benchmark module shares: ``--json`` and ``--quick``, and a
-    module's own ``flags`` (name, help), each passed to ``run`` as a keyword when given."""
+    module's own ``flags`` (name, help), each passed to ``run`` as a keyword when given
+    (``--kit-renders`` as ``kit_renders``)."""
     parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--quick", action="store_true", help="a fast smoke run (few repeats)")
@@ -132,7 +133,8 @@ def command(
         parser.add_argument(f"--{name}", action="store_true", help=text)
     args = parser.parse_args(argv)
     stream = out if out is not None else sys.stdout
-    given = {name: True for name, _ in flags if getattr(args, name.replace("-", "_"))}
+    keys = [name.replace("-", "_") for name, _ in flags]
+    given = {key: True for key in keys if getattr(args, key)}
     results = run(quick=args.quick, **given)
     if args.json:
         stream.write(json.dumps(results, indent=2, sort_keys=True) + "\n")

@@ -112,6 +112,16 @@ def test_the_camera_benchmarks_lamps_run_lights_every_highlight_from_another_lam
     assert json.loads(out.getvalue())["lamps"] is True
 
 
+def test_the_camera_benchmarks_kit_renders_run_reads_pictures_drawn_apart_from_the_reader():
+    from benchmarks import cluster_vision
+
+    out = io.StringIO()
+    assert cluster_vision.main(["--quick", "--json", "--kit-renders"], out) == 0
+    results = json.loads(out.getvalue())
+    assert results["kit_renders"] is True and results["accuracy"]["visible"] > 0
+    assert "apart from the reader" in cluster_vision.format_report(results)
+
+
 def test_a_shortened_run_says_its_games_and_time_per_move():
     from benchmarks.cluster_peg import bench_matches
 

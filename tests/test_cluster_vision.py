@@ -12,13 +12,14 @@ import cv2
 import numpy as np
 import pytest
 
-from benchmarks.cluster_vision import _position
+from benchmarks.cluster_kit_renders import KitRender
+from benchmarks.cluster_vision import _position, scenes
 from companion import games
 from companion.cluster_peg.game import Game
 from companion.cluster_peg.moves import after, legal_codes, play
 from companion.cluster_peg.position import SETUPS, setup
 from companion.cluster_peg.record import record_json
-from companion.cluster_peg.scan import HoleReading, PegScan, Seen
+from companion.cluster_peg.scan import HoleReading, PegScan, Seen, compare
 from companion.errors import CompanionError
 from companion.service import TableService
 from vision.attachment import attach
@@ -27,7 +28,7 @@ from vision.cluster.kit import load_kit
 from vision.cluster.reader import READER
 from vision.cluster.recognize import BoardNotFound, find_board, recognize
 from vision.cluster.sheets import PX_PER_MM, page
-from vision.cluster.synthetic import Conditions, render
+from vision.cluster.synthetic import Conditions, Rendered, render
 from vision.readers import Quality, Reading, kit_writer_for, reader_for
 
 
@@ -235,3 +236,56 @@ def test_a_peg_colour_lit_by_a_lamp_of_another_colour_is_unknown(
     assert len(read_blue) >= 10
     assert {seen for _, _, seen in read_blue} == {Seen.BLUE}
     assert Seen.EMPTY in {truth for _, truth, _ in read_blue}
+
+
+def _wrong_holes(rendered: Rendered | KitRender) -> list[tuple[int, Seen, Seen, str | None]]:
+    """Holes read as something other than what was drawn: (hole, drawn, read, hidden by)."""
+    scan = recognize(rendered.image).scan
+    return [
+        (hole, truth.seen, reading.seen, truth.hidden_by)
+        for hole, (truth, reading) in enumerate(zip(rendered.holes, scan.holes, strict=True))
+        if reading.seen not in (Seen.UNKNOWN, truth.seen)
+    ]
+
+
+def test_skin_over_a_hole_is_never_read_as_a_peg_whatever_its_colour(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The camera benchmark's picture 127 drawn apart from the reader (``--kit-renders``:
+    recycled grey paper, a grey-world balance, a hand 71 mm up): the skin, set against the
+    bluish paper, is as red as a peg is to the reader's colour test. Where the paper around a
+    hole (``RING_MM``) shows the hole's colour too, by class or nearly its value
+    (``SAME_AROUND``), the colour runs on past the hole, wider than a peg: unknown."""
+    rendered = scenes(128)[127].render(kit_renders=True)
+    assert _wrong_holes(rendered) == []
+    monkeypatch.setattr(
+        recognize_module, "_unlike_around", lambda best, *args: np.zeros(len(best), bool)
+    )
+    wrong = _wrong_holes(rendered)
+    assert len(wrong) >= 10
+    assert {(read, hidden) for _, _, read, hidden in wrong} == {(Seen.RED, "hand")}
+
+
+@pytest.mark.parametrize("kit_renders", [True, False])
+def test_a_dark_hand_over_a_hole_is_never_read_as_its_pit(
+    kit_renders: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dark hand's edge over a hole, the paper showing beyond it (picture 173 drawn apart
+    from the reader: a red peg under it read empty, and a move other than the one played was
+    offered), and dark skin in a hand's own shadow under a second lamp (picture 133 of the
+    ``--lamps`` run: five blue pegs read empty). A pit's dark ends at its bevel: where it is
+    no darker than the paper around it (``PIT_SHARE``) or a side of that ring is as dark as
+    the hole (``PIT_EDGE``), the hole is unknown."""
+    index = 173 if kit_renders else 133
+    scene = scenes(index + 1, lamps=not kit_renders)[index]
+    rendered = scene.render(kit_renders=kit_renders)
+    assert _wrong_holes(rendered) == []
+    monkeypatch.setattr(recognize_module, "PIT_EDGE", 0.0)
+    if kit_renders:
+        assert _wrong_holes(rendered) == [(6, Seen.RED, Seen.EMPTY, "hand")]
+        found = compare(scene.tracked, recognize(rendered.image).scan)
+        assert found.moves and scene.played not in found.moves
+    monkeypatch.setattr(recognize_module, "PIT_SHARE", 1e9)
+    wrong = _wrong_holes(rendered)
+    assert len(wrong) >= 5
+    assert {(read, hidden) for _, _, read, hidden in wrong} == {(Seen.EMPTY, "hand")}

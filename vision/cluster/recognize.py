@@ -49,6 +49,28 @@ COARSE_PX_PER_MM = 1.6
 RING_MM = 10.5
 """The radius of the ring of paper read around a hole: beyond its bevel (8.5 mm), short of
 the next hole's (13.5 mm along a row)."""
+PIT_SHARE = 0.5
+"""An empty hole's pit is darker than this share of the paper around it (the brighter half of
+the ring at :data:`RING_MM`); a pit in any light is a tenth to a third of it. A dark hand, or
+its shadow, over a hole is about as dark all round: unknown, not empty."""
+PIT_EDGE = 1.1
+"""...and so is one where the darkest quarter of that ring is no lighter than this many times
+the hole: the dark runs on past the hole on one side, the edge of a dark hand over it. A
+pit's dark ends at its bevel, and nothing at the ring, a peg's side or its shadow, is as
+dark as a pit (1.22 times it at the least, over 13,772 pits read empty in 900 pictures of
+five sets)."""
+SAME_AROUND = 0.1
+"""A point of the ring within this share of the paper's level of a hole's value, in every
+channel, looks like the hole."""
+SAME_SHARE = 0.4
+"""A hole read as a peg's colour is unknown when this share of the ring around it (at
+:data:`RING_MM`) shows that colour too, by class or within ``SAME_AROUND`` of the paper's
+level of the hole's value in every channel. A peg is 9 mm across and the ring 21 mm: its own
+side, leaning away from a tilted camera, and a neighbour's cover a few of the ring's 16
+points (6 at the most for a peg in plain view, in 900 pictures of five sets); a finger or a
+hand over the hole, far
+more. Skin against a bluish paper is as red as a peg to the colour test: 36 holes under a
+hand read red in 200 pictures drawn apart from this reader (``--kit-renders``); 1 now."""
 TINT_SHARE = 0.3
 """A hole read as a peg's colour is unknown when the paper around it shows light of a colour
 its own could come from: more than this share of the hole's colour (linear light, the grey
@@ -152,27 +174,65 @@ def _ring(radius: float, count: int = 16) -> Matrix:
     return np.stack([np.cos(angles), np.sin(angles)], axis=1) * radius
 
 
+def _around(raw: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The brighter half of a ring's samples (8-bit B, G, R): the paper around a hole, not a
+    peg's side or a hand's shadow over part of the ring."""
+    return np.asarray(raw[np.argsort(raw.sum(axis=1))[len(raw) // 2 :]], dtype=np.float32)
+
+
 def _tinted(
-    frame: Image,
-    homography: Matrix,
-    ring: Matrix,
+    paper: npt.NDArray[np.float32],
     gains: npt.NDArray[np.float32],
     white: npt.NDArray[np.float32],
     level: float,
     pixels: npt.NDArray[np.float32],
 ) -> bool:
-    """Whether the paper on ``ring`` (mm, around a hole whose balanced pixels are ``pixels``)
-    shows light of a colour the hole's could come from (:data:`TINT_SHARE`); ``white`` is the
-    board's paper, balanced, in linear light, and ``level`` its mean 8-bit value (a paper
-    clipped all over, overexposed, says nothing of glare)."""
-    raw = _sample(frame, _map(homography, ring))
-    # The brighter half: paper, not a peg or a hand's shadow over part of the ring.
-    paper = np.median(raw[np.argsort(raw.sum(axis=1))[len(raw) // 2 :]], axis=0)
+    """Whether the ``paper`` around a hole (the median of :func:`_around`, 8-bit, not
+    balanced) whose balanced pixels are ``pixels`` shows light of a colour the hole's could
+    come from (:data:`TINT_SHARE`); ``white`` is the board's paper, balanced, in linear light,
+    and ``level`` its mean 8-bit value (a paper clipped all over, overexposed, says nothing of
+    glare)."""
     if paper.max() >= CLIPPED and paper.mean() > level:
         return True
     tint = np.maximum(_linear(paper * gains) - white, 0)
     own = _linear(np.median(pixels, axis=0))
     return float(tint.max() - tint.min()) > TINT_SHARE * float(own.max() - own.min())
+
+
+def _around_holes(
+    frame: Image, homography: Matrix, centres: Matrix, offsets: Matrix
+) -> npt.NDArray[np.float32]:
+    """Samples of the frame (B, G, R) at ``offsets`` (mm) around each hole's centre:
+    holes x offsets x 3."""
+    points = (centres[:, None, :] + offsets[None]).reshape(-1, 2)
+    return _sample(frame, _map(homography, points)).reshape(len(centres), len(offsets), 3)
+
+
+def _unlike_around(
+    best: npt.NDArray[np.intp],
+    discs: npt.NDArray[np.float32],
+    rings: npt.NDArray[np.float32],
+    paper: npt.NDArray[np.float32],
+) -> npt.NDArray[np.bool_]:
+    """Per hole, whether one read as class ``best`` (1 pit, 2 red, 3 blue; ``discs`` its
+    pixels, balanced) is too like what lies around it (``rings``: the samples at
+    :data:`RING_MM`, balanced) to be read so: a pit no darker than :data:`PIT_SHARE` of the
+    paper there, or with a side of the ring as dark as itself (:data:`PIT_EDGE`); a peg's
+    colour on :data:`SAME_SHARE` of the ring."""
+    own = np.median(discs, axis=1)
+    level = own.mean(axis=1)
+    levels = rings.mean(axis=2)
+    order = np.argsort(levels, axis=1)
+    half, quarter = rings.shape[1] // 2, rings.shape[1] // 4
+    brighter = np.take_along_axis(rings, order[:, half:, None], axis=1)
+    paper_there = np.median(brighter, axis=1).mean(axis=1)
+    darkest = np.median(np.take_along_axis(levels, order[:, :quarter], axis=1), axis=1)
+    pit = (level > PIT_SHARE * paper_there) | (darkest < PIT_EDGE * level)
+    near = np.abs(rings - own[:, None, :]).max(axis=2) < SAME_AROUND * float(paper.mean())
+    ring_classes = _classify(rings.reshape(-1, 3), paper).reshape(levels.shape)
+    like = ((ring_classes == best[:, None]) | near).mean(axis=1)
+    out: npt.NDArray[np.bool_] = np.where(best == 1, pit, like >= SAME_SHARE)
+    return out
 
 
 def _linear(srgb: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -227,23 +287,33 @@ def recognize(frame: Image, *, kit: Kit | None = None) -> Found:
     disc = _disc(SAMPLE_MM)
     ring = _ring(RING_MM)
     white = _linear((paper * gains).astype(np.float32))
+    balanced = (paper * gains).astype(np.float32)
+    centres = np.array([kit.hole_mm(board, hole) for hole in range(board.size)], np.float64)
+    discs = _around_holes(frame, homography, centres, disc) * gains
+    rings = _around_holes(frame, homography, centres, ring)
+    classes = _classify(discs.reshape(-1, 3), balanced).reshape(board.size, -1)
+    counts = np.stack([np.bincount(c, minlength=4) for c in classes])
+    best = np.argmax(counts, axis=1)
+    shares = counts[np.arange(board.size), best] / classes.shape[1]
+    unlike = _unlike_around(best, discs, rings * gains, balanced)
     readings = []
     for hole in range(board.size):
-        x, y = kit.hole_mm(board, hole)
-        offset = np.array([x, y], np.float64)
-        pixels = (_sample(frame, _map(homography, disc + offset)) * gains).astype(np.float32)
-        classes = _classify(pixels, (paper * gains).astype(np.float32))
-        counts = np.bincount(classes, minlength=4)
-        best = int(np.argmax(counts))
-        share = float(counts[best]) / len(classes)
-        if best == 0 or share < AGREE:
-            readings.append(HoleReading(Seen.UNKNOWN, share if best == 0 else 1 - share))
-        elif best in (2, 3) and _tinted(
-            frame, homography, ring + offset, gains, white, float(paper.mean()), pixels
+        kind, share = int(best[hole]), float(shares[hole])
+        if kind == 0 or share < AGREE:
+            readings.append(HoleReading(Seen.UNKNOWN, share if kind == 0 else 1 - share))
+        elif unlike[hole] or (
+            kind in (2, 3)
+            and _tinted(
+                np.median(_around(rings[hole]), axis=0),
+                gains,
+                white,
+                float(paper.mean()),
+                discs[hole],
+            )
         ):
             readings.append(HoleReading(Seen.UNKNOWN, 0.0))
         else:
-            readings.append(HoleReading(CLASSES[best], share))
+            readings.append(HoleReading(CLASSES[kind], share))
     scale = _px_per_mm(homography, kit, board)
     notes: list[str] = []
     quality = Quality.GOOD

@@ -1,0 +1,179 @@
+"""Local Cluster's board recognition on pictures it was not tuned to (issue 18): tables drawn
+by :mod:`benchmarks.local_cluster_kit_renders`, a renderer written apart from the recognizer
+and from :mod:`vision.local_cluster.synthetic`, from ``docs/physical-kit.md``, the kit file
+and the printed sheets alone (its own camera, lights, tokens, hands and card).
+
+Counted as :mod:`benchmarks.vision` counts (its ``_count``): tiles found, visible slots right
+or unknown, and **confidently wrong** readings (visible or occluded), by resolution band. Each
+picture is read alone, told the tiles on the table as ``companion scan --expect`` tells it.
+
+``python -m benchmarks.vision_kit_renders [--quick] [--json] [--pictures N] [--seed S]
+[--stills]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from benchmarks.local_cluster_kit_renders import LcRender, render
+from benchmarks.machine import header, machine_info
+from benchmarks.vision import BANDS, TARGET_RIGHT, _band, _count, _zero
+from companion.local_cluster.atoms import Colour, SectorId, UnitType
+from companion.local_cluster.board_scan import SlotReading, SlotState
+from vision.errors import VisionError
+from vision.local_cluster.recognize import Recognition, recognize
+from vision.local_cluster.synthetic import TileTruth
+
+PICTURES = 60
+QUICK_PICTURES = 2
+SEED = 1818
+STILL = (4056, 3040)
+"""The Pi Camera's full-resolution still (12 megapixels)."""
+
+
+class _Picture:
+    """An independent render as :func:`benchmarks.vision._count` reads a picture."""
+
+    def __init__(self, drawn: LcRender) -> None:
+        self.px_per_mm = drawn.px_per_mm
+        self.tiles: dict[SectorId, TileTruth] = {}
+        for tile in drawn.tiles:
+            sector = SectorId(tile.sector)
+            slots = {
+                s.slot: (
+                    SlotReading(
+                        s.slot,
+                        SlotState.TOKEN,
+                        Colour(s.colour) if s.colour else None,
+                        UnitType(s.unit) if s.unit else None,
+                    )
+                    if s.token
+                    else SlotReading(s.slot, SlotState.EMPTY)
+                )
+                for s in tile.slots
+            }
+            occluded = frozenset(s.slot for s in tile.slots if s.occluded)
+            self.tiles[sector] = TileTruth(
+                sector, tile.marker_visible, slots, occluded, frozenset()
+            )
+
+
+def bench_accuracy(count: int, seed: int = SEED, *, stills: bool = False) -> dict[str, Any]:
+    """Accuracy over ``count`` independent renders, by resolution band."""
+    bands: dict[str, dict[str, int]] = {name: _zero() for name, _, _ in BANDS}
+    wrong: list[str] = []
+    silent = []
+    rng = random.Random(seed)
+    for index in range(count):
+        drawn = render(random.Random(rng.getrandbits(64)), **({"size": STILL} if stills else {}))
+        picture = _Picture(drawn)
+        band = _band(picture.px_per_mm)
+        try:
+            found: Recognition | None = recognize(drawn.image, expected=tuple(picture.tiles))
+        except VisionError:
+            found = None
+        for line in _count(picture, found, bands[band]):  # type: ignore[arg-type]
+            wrong.append(f"picture {index} ({picture.px_per_mm:.2f} px/mm): {line}")
+        if band == BANDS[0][0] and found is not None and found.quality.value != "unusable":
+            silent.append(index)
+    return {
+        "pictures": count,
+        "seed": seed,
+        "stills": stills,
+        "bands": bands,
+        "wrong": wrong,
+        "silent": silent,
+    }
+
+
+def run(
+    *, quick: bool = False, pictures: int | None = None, seed: int = SEED, stills: bool = False
+) -> dict[str, Any]:
+    count = pictures or (QUICK_PICTURES if quick else PICTURES)
+    accuracy = bench_accuracy(count, seed, stills=stills)
+    fine = accuracy["bands"][BANDS[2][0]]
+    right = fine["slots_right"] / max(1, fine["slots_visible"])
+    above = [b for name, b in accuracy["bands"].items() if name != BANDS[0][0]]
+    visible = sum(b["tiles_visible"] for b in above)
+    found = sum(b["tiles_found"] for b in above)
+    wrong = sum(b["wrong_visible"] + b["wrong_occluded"] for b in accuracy["bands"].values())
+    return {
+        "suite": "vision-kit-renders",
+        "quick": quick,
+        "machine": machine_info(),
+        "accuracy": accuracy,
+        "targets": {
+            "confidently_wrong": {"target": 0, "measured": wrong, "passed": wrong == 0},
+            "slots_right_from_1_px_per_mm": {
+                "target": TARGET_RIGHT,
+                "measured": right,
+                "passed": right >= TARGET_RIGHT,
+            },
+            "tiles_found_from_0.5_px_per_mm": {
+                "target": 1.0,
+                "measured": found / max(1, visible),
+                "passed": found == visible,
+            },
+            "below_0.5_px_per_mm_reported": {
+                "target": 0,
+                "measured": len(accuracy["silent"]),
+                "passed": not accuracy["silent"],
+            },
+        },
+    }
+
+
+def format_report(results: dict[str, Any]) -> str:
+    a = results["accuracy"]
+    lines = [*header("vision on independent renders", results["machine"], quick=results["quick"])]
+    size = "4056x3040 stills" if a["stills"] else "1920x1080 frames"
+    lines += ["", f"a) {a['pictures']} pictures ({size}, seed {a['seed']}), read alone:"]
+    for name, b in a["bands"].items():
+        visible = max(1, b["slots_visible"])
+        lines.append(
+            f"   {name} px/mm: {b['pictures']} pictures ({b['failed']} refused; quality good "
+            f"{b['quality_good']}, coarse {b['quality_coarse']}, unusable "
+            f"{b['quality_unusable']}); tiles {b['tiles_found']}/{b['tiles_visible']} visible "
+            f"found, {b['tiles_wrong']} wrong ids; slots {b['slots_right']}/"
+            f"{b['slots_visible']} visible right ({b['slots_right'] / visible:.2%}), "
+            f"{b['slots_unknown']} unknown, {b['wrong_visible']} wrong; occluded "
+            f"{b['slots_occluded']}, {b['wrong_occluded']} wrong"
+        )
+    lines += [f"   wrong: {line}" for line in a["wrong"][:40]]
+    for name, t in results["targets"].items():
+        lines.append(
+            f"   {name}: target {t['target']}, measured {t['measured']:.4g}  "
+            + ("PASS" if t["passed"] else "FAIL")
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.vision_kit_renders",
+        description="Board recognition on tables drawn apart from the recognizer.",
+    )
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--quick", action="store_true", help="a fast smoke run (2 pictures)")
+    parser.add_argument("--pictures", type=int, help=f"how many (default {PICTURES})")
+    parser.add_argument("--seed", type=int, default=SEED, help=f"(default {SEED})")
+    parser.add_argument(
+        "--stills", action="store_true", help="12-megapixel stills instead of 1080p frames"
+    )
+    args = parser.parse_args(argv)
+    results = run(quick=args.quick, pictures=args.pictures, seed=args.seed, stills=args.stills)
+    stream = out if out is not None else sys.stdout
+    if args.json:
+        stream.write(json.dumps(results, indent=2, sort_keys=True) + "\n")
+    else:
+        stream.write(format_report(results) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
