@@ -31,6 +31,16 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from benchmarks.kit_photography import (
+    BGR,
+    Camera,
+    blackbody_bgr,
+    linear_bgr,
+    look,
+    luminance,
+    srgb_curve,
+    to_linear_u16,
+)
 from companion.cluster_peg.board import Board
 from companion.cluster_peg.moves import after, legal_codes
 from companion.cluster_peg.position import SETUPS, Position
@@ -41,7 +51,6 @@ from vision.cluster.sheets import draw_board
 Image = npt.NDArray[np.uint8]
 Floats = npt.NDArray[np.float32]
 Array = npt.NDArray[np.float64]
-BGR = tuple[float, float, float]
 
 DISC_RADIUS = 4.0
 """Millimetres: the disc around a hole's centre that must be in plain view."""
@@ -103,116 +112,11 @@ class KitRender:
 # Colour ---------------------------------------------------------------------------------------
 
 
-def blackbody_bgr(kelvin: float) -> BGR:
-    """The colour of a blackbody at ``kelvin`` as linear sRGB (BGR order), luminance 1.
-
-    The chromaticity is Kang et al.'s (2002) cubic approximation of the Planckian locus in CIE
-    1931 xy (1667-25000 K); XYZ goes to linear sRGB by the IEC 61966-2-1 matrix.
-    """
-    t = min(max(kelvin, 1667.0), 25000.0)
-    if t <= 4000:
-        x = -0.2661239e9 / t**3 - 0.2343589e6 / t**2 + 0.8776956e3 / t + 0.179910
-    else:
-        x = -3.0258469e9 / t**3 + 2.1070379e6 / t**2 + 0.2226347e3 / t + 0.240390
-    if t <= 2222:
-        y = -1.1063814 * x**3 - 1.34811020 * x**2 + 2.18555832 * x - 0.20219683
-    elif t <= 4000:
-        y = -0.9549476 * x**3 - 1.37418593 * x**2 + 2.09137015 * x - 0.16748867
-    else:
-        y = 3.0817580 * x**3 - 5.87338670 * x**2 + 3.75112997 * x - 0.37001483
-    big_x, big_y, big_z = x / y, 1.0, (1 - x - y) / y
-    r = 3.2406 * big_x - 1.5372 * big_y - 0.4986 * big_z
-    g = -0.9689 * big_x + 1.8758 * big_y + 0.0415 * big_z
-    b = 0.0557 * big_x - 0.2040 * big_y + 1.0570 * big_z
-    r, g, b = max(r, 0.0), max(g, 0.0), max(b, 0.0)
-    lum = 0.2126 * r + 0.7152 * g + 0.0722 * b
-    return b / lum, g / lum, r / lum
-
-
-def _linear(srgb: float) -> float:
-    """One sRGB value (0..255) as linear light (0..1)."""
-    c = srgb / 255.0
-    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-
-def _linear_bgr(rgb: Sequence[float]) -> BGR:
-    return _linear(rgb[2]), _linear(rgb[1]), _linear(rgb[0])
-
-
-@functools.cache
-def _to_linear_u16() -> npt.NDArray[np.uint16]:
-    """sRGB byte -> linear light as 16 bits."""
-    return np.array([round(_linear(v) * 65535) for v in range(256)], np.uint16)
-
-
 @functools.cache
 def _to_srgb_u8() -> Image:
     """Linear light quantised to 4096 steps -> sRGB byte."""
-    c = np.arange(4096, dtype=np.float64) / 4095.0
-    s = np.where(c <= 0.0031308, 12.92 * c, 1.055 * np.power(c, 1 / 2.4) - 0.055)
-    out: Image = np.clip(np.round(s * 255), 0, 255).astype(np.uint8)
+    out: Image = np.clip(np.round(srgb_curve()), 0, 255).astype(np.uint8)
     return out
-
-
-def _luminance(bgr: npt.NDArray[np.float32] | Array) -> npt.NDArray[np.float32]:
-    lum: npt.NDArray[np.float32] = (
-        0.0722 * bgr[..., 0] + 0.7152 * bgr[..., 1] + 0.2126 * bgr[..., 2]
-    ).astype(np.float32)
-    return lum
-
-
-# Camera ---------------------------------------------------------------------------------------
-
-
-@dataclasses.dataclass(frozen=True)
-class _Camera:
-    """A pinhole camera with one radial distortion term (on normalised coordinates)."""
-
-    width: int
-    height: int
-    focal: float
-    k1: float
-    rotation: Array
-    """World to camera; rows are the camera's x, y and viewing axes in the world."""
-    centre: Array
-
-    def project(self, points: Array) -> tuple[Array, Array]:
-        """Pixel positions (N x 2) and depths (N) of world points (N x 3)."""
-        pc = (points - self.centre) @ self.rotation.T
-        z = pc[:, 2]
-        safe = np.where(z > 1e-6, z, 1e-6)
-        x, y = pc[:, 0] / safe, pc[:, 1] / safe
-        f = 1 + self.k1 * (x * x + y * y)
-        u = self.focal * x * f + (self.width - 1) / 2
-        v = self.focal * y * f + (self.height - 1) / 2
-        return np.stack([u, v], axis=1), z
-
-    def rays(self, u: Array, v: Array) -> Array:
-        """World directions (... x 3, not normalised, unit depth) through pixel positions."""
-        xd = (u - (self.width - 1) / 2) / self.focal
-        yd = (v - (self.height - 1) / 2) / self.focal
-        xu, yu = xd, yd
-        for _ in range(6):
-            f = 1 + self.k1 * (xu * xu + yu * yu)
-            xu, yu = xd / f, yd / f
-        r = self.rotation
-        out: Array = (
-            xu[..., None] * r[0] + yu[..., None] * r[1] + np.ones_like(xu)[..., None] * r[2]
-        )
-        return out
-
-
-def _look(tilt: float, azimuth: float, roll: float) -> Array:
-    """A camera rotation: tilted ``tilt`` radians from straight down towards ``azimuth``,
-    turned ``roll`` about its viewing axis."""
-    forward = np.array(
-        [math.sin(tilt) * math.cos(azimuth), math.sin(tilt) * math.sin(azimuth), math.cos(tilt)]
-    )
-    a = np.array([math.cos(roll), math.sin(roll), 0.0])
-    x = a - (a @ forward) * forward
-    x /= np.linalg.norm(x)
-    y = np.cross(forward, x)
-    return np.stack([x, y, forward])
 
 
 # The scene ------------------------------------------------------------------------------------
@@ -257,7 +161,7 @@ class _Peg:
 class _Scene:
     kit: Kit
     board: Board
-    camera: _Camera
+    camera: Camera
     box: tuple[float, float, float, float]
     """The sheet's outline in the board frame, with its paper border."""
     curl_edge: int
@@ -386,7 +290,7 @@ def _mat(
     h, w = shape
 
     def colour(rgb: Sequence[float]) -> Floats:
-        return np.array(_linear_bgr(rgb), np.float32)
+        return np.array(linear_bgr(rgb), np.float32)
 
     def jitter(rgb: Sequence[float], by: float) -> list[float]:
         return [min(255.0, max(0.0, c + rng.uniform(-by, by))) for c in rgb]
@@ -561,7 +465,7 @@ def _make_hand(scene: _Scene, rng: random.Random) -> _Hand:
         ]
     )
     parts2d.append(_densify(arm, 20.0))
-    skin = _linear_bgr([min(255, max(0, c + rng.uniform(-8, 8))) for c in rng.choice(SKINS)])
+    skin = linear_bgr([min(255, max(0, c + rng.uniform(-8, 8))) for c in rng.choice(SKINS)])
     halves = (palm_w * 0.6,) + (width / 2,) * 5 + (elbow * 0.8,)
     return _Hand(tuple(world(p) for p in parts2d), skin, height, halves)
 
@@ -608,7 +512,7 @@ def _draw_camera(
     size: tuple[int, int],
     rng: random.Random,
     tilt_deg: float | None = None,
-) -> tuple[_Camera, dict[str, float]]:
+) -> tuple[Camera, dict[str, float]]:
     """A camera that sees all four markers and every hole (pegs' tops included)."""
     width, height = size
     x0, y0, x1, y1 = box
@@ -630,7 +534,7 @@ def _draw_camera(
         azimuth = rng.uniform(0, 2 * math.pi)
         roll = rng.uniform(0, 2 * math.pi)
         k1 = rng.uniform(-0.08, 0.03)
-        rotation = _look(tilt, azimuth, roll)
+        rotation = look(tilt, azimuth, roll)
         target = np.array(
             [
                 (x0 + x1) / 2 + rng.uniform(-0.15, 0.15) * (x1 - x0),
@@ -639,7 +543,7 @@ def _draw_camera(
             ]
         )
         distance = max(x1 - x0, y1 - y0) * focal / (fill * min(width, height))
-        camera = _Camera(width, height, focal, k1, rotation, target - distance * rotation[2])
+        camera = Camera(width, height, focal, k1, rotation, target - distance * rotation[2])
         for _ in range(3):  # scale the distance so the sheet's longest side fills as drawn
             uv, _depth = camera.project(corners)
             sides = np.linalg.norm(uv - np.roll(uv, 1, axis=0), axis=1)
@@ -726,7 +630,7 @@ class Force:
 class _Drawn:
     """What a test may check a picture against."""
 
-    camera: _Camera
+    camera: Camera
     hand_cover: Image
     pegs: tuple[_Peg, ...]
 
@@ -804,8 +708,8 @@ def _render(
         f"falloff {fall:.2f} vignette {vignette:.2f}"
         + (f", second lamp {second.kelvin:.0f} K power {second.power:.2f}" if second else "")
     )
-    paper_albedo = np.array(_linear_bgr(kit.printed["paper"])) * np.array(PAPERS[paper])
-    paper_white = float(_luminance(paper_albedo) * (ambient + (1 - ambient) * math.sin(elevation)))
+    paper_albedo = np.array(linear_bgr(kit.printed["paper"])) * np.array(PAPERS[paper])
+    paper_white = float(luminance(paper_albedo) * (ambient + (1 - ambient) * math.sin(elevation)))
     glares = []
     glare_count = rng.choice((0, 0, 1, 1, 2))
     if force.glares is not None:
@@ -863,7 +767,7 @@ def _render(
         base = -float(scene.lift(np.array(x), np.array(y)))
         h = (position.height_at(hole) or 0) * kit.height_step
         rgb = [min(255.0, max(0.0, c + rng.uniform(-8, 8))) for c in batches[kind]]
-        pegs.append(_Peg(hole, x, y, base, base - h, _linear_bgr(rgb)))
+        pegs.append(_Peg(hole, x, y, base, base - h, linear_bgr(rgb)))
 
     # Hands.
     hands: list[_Hand] = []
@@ -877,9 +781,7 @@ def _render(
     words.append(
         "hands "
         + (
-            ", ".join(
-                f"{h.height:.0f} mm up skin {_luminance(np.array(h.skin)):.2f}" for h in hands
-            )
+            ", ".join(f"{h.height:.0f} mm up skin {luminance(np.array(h.skin)):.2f}" for h in hands)
             or "none"
         )
     )
@@ -931,7 +833,7 @@ def _render(
         centre = ((hx - tex_x0) * s - 0.5, (hy - tex_y0) * s - 0.5)
         shift = min(kit.hole_diameter * 0.45, 1.2 + 0.25 * pit_depth / math.tan(elevation)) * s
         _draw_pit(tex, centre, kit.hole_diameter / 2 * s, toward, shift, wall, floor)
-    lut = _to_linear_u16()
+    lut = to_linear_u16()
     tex16 = np.empty((*tex.shape[:2], 4), np.uint16)
     tex16[..., :3] = lut[tex]
     tex16[..., 3] = 65535
@@ -1174,11 +1076,11 @@ def _render(
     awb = rng.random() < 0.6
     if awb:
         means = sample.mean(axis=0)
-        gains = (float(_luminance(means)) / np.maximum(means, 1e-6)).astype(np.float32)
+        gains = (float(luminance(means)) / np.maximum(means, 1e-6)).astype(np.float32)
     else:
         gains = np.ones(3, np.float32)
     target = rng.uniform(0.85, 1.0)
-    exposure = target / max(float(np.percentile(_luminance(sample * gains), 99)), 1e-6)
+    exposure = target / max(float(np.percentile(luminance(sample * gains), 99)), 1e-6)
     raw = np.minimum(radiance * np.float32(exposure), 1.0)
     del radiance
     read = rng.uniform(1, 4) / 255
@@ -1286,7 +1188,7 @@ def _washed_out(scene: _Scene, pts: Array, centre: tuple[float, float], on_peg: 
     view = scene.camera.centre - pts
     view /= np.linalg.norm(view, axis=1, keepdims=True)
     spec = _peg_specular(scene, normals, view, pts[:, :2], np.ones(len(pts)))
-    return float(np.max(_luminance(spec))) / scene.paper_white > GLARE_LIMIT
+    return float(np.max(luminance(spec))) / scene.paper_white > GLARE_LIMIT
 
 
 # The command ----------------------------------------------------------------------------------

@@ -31,6 +31,16 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from benchmarks.kit_photography import (
+    Camera,
+    blackbody_bgr,
+    encode,
+    linear_bgr,
+    look,
+    luminance,
+    to_linear_u16,
+)
+
 Image = npt.NDArray[np.uint8]
 Floats = npt.NDArray[np.float32]
 Array = npt.NDArray[np.float64]
@@ -252,67 +262,6 @@ def tile_variant(number: int) -> int:
 # Colour -------------------------------------------------------------------------------------------
 
 
-def blackbody_bgr(kelvin: float) -> BGR:
-    """A blackbody's colour at ``kelvin`` as linear sRGB (BGR order) of luminance 1.
-
-    Chromaticity from Kang et al.'s (2002) cubic fit of the Planckian locus in CIE 1931 xy
-    (1667-25000 K); XYZ to linear sRGB by the IEC 61966-2-1 matrix.
-    """
-    t = min(max(kelvin, 1667.0), 25000.0)
-    if t <= 4000:
-        x = -0.2661239e9 / t**3 - 0.2343589e6 / t**2 + 0.8776956e3 / t + 0.179910
-    else:
-        x = -3.0258469e9 / t**3 + 2.1070379e6 / t**2 + 0.2226347e3 / t + 0.240390
-    if t <= 2222:
-        y = -1.1063814 * x**3 - 1.34811020 * x**2 + 2.18555832 * x - 0.20219683
-    elif t <= 4000:
-        y = -0.9549476 * x**3 - 1.37418593 * x**2 + 2.09137015 * x - 0.16748867
-    else:
-        y = 3.0817580 * x**3 - 5.87338670 * x**2 + 3.75112997 * x - 0.37001483
-    bx, by, bz = x / y, 1.0, (1 - x - y) / y
-    r = max(3.2406 * bx - 1.5372 * by - 0.4986 * bz, 0.0)
-    g = max(-0.9689 * bx + 1.8758 * by + 0.0415 * bz, 0.0)
-    b = max(0.0557 * bx - 0.2040 * by + 1.0570 * bz, 0.0)
-    lum = 0.2126 * r + 0.7152 * g + 0.0722 * b
-    return b / lum, g / lum, r / lum
-
-
-def _linear(v: float) -> float:
-    c = v / 255.0
-    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-
-def _lin_bgr(rgb: Sequence[float]) -> Floats:
-    return np.array([_linear(rgb[2]), _linear(rgb[1]), _linear(rgb[0])], np.float32)
-
-
-@functools.cache
-def _lut16() -> npt.NDArray[np.uint16]:
-    """sRGB byte -> linear light in 16 bits."""
-    return np.array([round(_linear(v) * 65535) for v in range(256)], np.uint16)
-
-
-@functools.cache
-def _srgb_curve() -> Floats:
-    """Linear light in 4096 steps -> sRGB, 0..255 as floats."""
-    c = np.arange(4096, dtype=np.float64) / 4095.0
-    s = np.where(c <= 0.0031308, 12.92 * c, 1.055 * np.power(c, 1 / 2.4) - 0.055)
-    out: Floats = (s * 255.0).astype(np.float32)
-    return out
-
-
-def _encode(linear: Floats) -> Floats:
-    """Linear light (clipped to 0..1) through the sRGB tone curve, as 0..255 floats."""
-    idx = np.clip(linear * 4095.0 + 0.5, 0, 4095).astype(np.int32)
-    out: Floats = _srgb_curve()[idx]
-    return out
-
-
-def _lum(bgr: Floats) -> Floats:
-    out: Floats = 0.0722 * bgr[..., 0] + 0.7152 * bgr[..., 1] + 0.2126 * bgr[..., 2]
-    return out
-
-
 # Geometry -----------------------------------------------------------------------------------------
 
 
@@ -405,66 +354,6 @@ class _Tile:
     """The face's cut, mm outside its cut line on the left, top, right and bottom."""
     board: RGB
     tokens: tuple[_Token, ...]
-
-
-@dataclasses.dataclass(frozen=True)
-class _Camera:
-    """A pinhole camera with one radial distortion term on normalised coordinates."""
-
-    width: int
-    height: int
-    focal: float
-    k1: float
-    rotation: Array
-    """World to camera; rows are the camera's x, y and viewing axes in the world."""
-    centre: Array
-
-    def project(self, points: Array) -> tuple[Array, Array]:
-        """Pixel positions (N x 2) and depths (N) of world points (N x 3)."""
-        pc = (points - self.centre) @ self.rotation.T
-        z = pc[:, 2]
-        safe = np.where(z > 1e-6, z, 1e-6)
-        x, y = pc[:, 0] / safe, pc[:, 1] / safe
-        f = 1 + self.k1 * (x * x + y * y)
-        u = self.focal * x * f + (self.width - 1) / 2
-        v = self.focal * y * f + (self.height - 1) / 2
-        return np.stack([u, v], axis=1), z
-
-    def project_table(self, xy: Array) -> Array:
-        pts = np.concatenate([xy, np.zeros((len(xy), 1))], axis=1)
-        return self.project(pts)[0]
-
-    def table_at(self, u: Array, v: Array) -> tuple[Array, Array]:
-        """Table coordinates (mm) seen at pixel positions."""
-        xd = (u - (self.width - 1) / 2) / self.focal
-        yd = (v - (self.height - 1) / 2) / self.focal
-        xu, yu = xd, yd
-        for _ in range(8):
-            f = 1 + self.k1 * (xu * xu + yu * yu)
-            xu, yu = xd / f, yd / f
-        r = self.rotation
-        d = xu[..., None] * r[0] + yu[..., None] * r[1] + r[2]
-        t = -self.centre[2] / np.maximum(d[..., 2], 1e-6)
-        return self.centre[0] + t * d[..., 0], self.centre[1] + t * d[..., 1]
-
-    def scale_at(self, x: float, y: float) -> float:
-        """Pixels per table millimetre at (x, y): the geometric mean of both directions."""
-        p = self.project_table(
-            np.array([[x, y], [x + 0.5, y], [x - 0.5, y], [x, y + 0.5], [x, y - 0.5]])
-        )
-        jx, jy = p[1] - p[2], p[3] - p[4]
-        return math.sqrt(abs(jx[0] * jy[1] - jx[1] * jy[0]))
-
-
-def _look(tilt: float, azimuth: float, roll: float) -> Array:
-    forward = np.array(
-        [math.sin(tilt) * math.cos(azimuth), math.sin(tilt) * math.sin(azimuth), math.cos(tilt)]
-    )
-    a = np.array([math.cos(roll), math.sin(roll), 0.0])
-    x = a - (a @ forward) * forward
-    x /= np.linalg.norm(x)
-    y = np.cross(forward, x)
-    return np.stack([x, y, forward])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -831,13 +720,13 @@ class _Plane:
         """Premultiplied linear light (BGR) and coverage as 16 bits."""
         rgba8 = cv2.convertScaleAbs(self.rgba)
         out = np.empty(rgba8.shape, np.uint16)
-        out[..., :3] = cv2.LUT(rgba8[..., :3], _lut16())
+        out[..., :3] = cv2.LUT(rgba8[..., :3], to_linear_u16())
         out[..., 3] = rgba8[..., 3].astype(np.uint16) * 257
         ys, xs = np.nonzero((rgba8[..., 3] > 0) & (rgba8[..., 3] < 255))
         if len(ys):
             a = self.rgba[ys, xs, 3:4] / 255.0
             straight = np.clip(self.rgba[ys, xs, :3] / a + 0.5, 0, 255).astype(np.uint8)
-            out[ys, xs, :3] = np.round(_lut16()[straight] * a).astype(np.uint16)
+            out[ys, xs, :3] = np.round(to_linear_u16()[straight] * a).astype(np.uint16)
         return out
 
 
@@ -947,7 +836,9 @@ def _mat(kind: str, x: Floats, y: Floats, rng: random.Random, nrng: np.random.Ge
         return out
 
     def rgb(*v: float) -> Floats:
-        return _lin_bgr([min(255.0, max(0.0, c + rng.uniform(-12, 12))) for c in v])
+        return np.array(
+            linear_bgr([min(255.0, max(0.0, c + rng.uniform(-12, 12))) for c in v]), np.float32
+        )
 
     if kind == "wood":
         angle = rng.uniform(0, math.pi)
@@ -1094,7 +985,7 @@ def _make_hand(
     return _Hand(palm, tuple(fingers), (axis, half, cloth), rng.randrange(len(SKINS)), sleeve, h)
 
 
-def _draw_hand(cam: _Camera, hand: _Hand, ss: int) -> tuple[Image, Image]:
+def _draw_hand(cam: Camera, hand: _Hand, ss: int) -> tuple[Image, Image]:
     """Skin and cloth masks (0/255 anti-aliased) at ``ss`` times the picture's size."""
     w, h = cam.width * ss, cam.height * ss
     skin = np.zeros((h, w), np.uint8)
@@ -1208,7 +1099,7 @@ def _hand_shadow(hand: _Hand, light_dir: Array, grid: _Plane) -> None:
 
 def _place_camera(
     rng: random.Random, size: tuple[int, int], content: Array
-) -> tuple[_Camera, float, float]:
+) -> tuple[Camera, float, float]:
     """A camera seeing all of ``content`` (N x 2 table points) filling 55-95 % of the frame."""
     width, height = size
     centre = content.mean(axis=0)
@@ -1216,7 +1107,7 @@ def _place_camera(
         hfov = math.radians(rng.uniform(55, 75))
         focal = (width / 2) / math.tan(hfov / 2)
         k1 = rng.uniform(-0.08, 0.03)
-        rotation = _look(
+        rotation = look(
             math.radians(rng.uniform(0, 30)),
             rng.uniform(0, 2 * math.pi),
             rng.uniform(0, 2 * math.pi),
@@ -1224,7 +1115,7 @@ def _place_camera(
         fill = rng.uniform(0.55, 0.95)
         aim = centre.copy()
         dist = 1500.0
-        cam = _Camera(width, height, focal, k1, rotation, np.append(aim, 0.0) - dist * rotation[2])
+        cam = Camera(width, height, focal, k1, rotation, np.append(aim, 0.0) - dist * rotation[2])
         target_off = None
         for _ in range(8):
             uv = cam.project_table(content)
@@ -1244,7 +1135,7 @@ def _place_camera(
             # move the aim on the table so the content's box lands where wanted
             move = (shift_px[0] * rotation[0][:2] + shift_px[1] * rotation[1][:2]) / max(ppm, 1e-6)
             aim = aim + move * 0.9
-            cam = _Camera(
+            cam = Camera(
                 width, height, focal, k1, rotation, np.append(aim, 0.0) - dist * rotation[2]
             )
         uv = cam.project_table(content)
@@ -1261,7 +1152,7 @@ def _place_camera(
     raise RuntimeError("no camera placement found")
 
 
-def _coarse_table(cam: _Camera, step: int) -> tuple[Floats, Floats]:
+def _coarse_table(cam: Camera, step: int) -> tuple[Floats, Floats]:
     """Table coordinates at output pixels ``-step, 0, step, ...`` (both ways)."""
     us = np.arange(-step, cam.width + 2 * step, step, dtype=np.float64)
     vs = np.arange(-step, cam.height + 2 * step, step, dtype=np.float64)
@@ -1386,7 +1277,7 @@ def render(
     words.append(f"mat {mat_kind}")
     albedo = albedo_c + (1 - alpha)[..., None] * mat
     # gloss: toner is glossy, the more the darker; paper is matt
-    straight_l = _lum(albedo_c) / np.maximum(alpha, 1e-3)
+    straight_l = luminance(albedo_c) / np.maximum(alpha, 1e-3)
     toner = np.clip(1 - np.power(np.clip(straight_l, 0, 1), 1 / 2.4), 0, 1)
     gloss = alpha * (PAPER_GLOSS + (1 - PAPER_GLOSS) * toner) + (1 - alpha) * MAT_GLOSS[mat_kind]
     del mat, albedo_c
@@ -1503,11 +1394,11 @@ def render(
             illum
             - (light * person)[..., None] * (direct * shade + ambient)[..., None] * main_colour
         )
-        skin_alb = _lin_bgr(SKINS[hand.skin])
+        skin_alb = np.array(linear_bgr(SKINS[hand.skin]), np.float32)
         hand_rad = lit * rounded[..., None] * skin_alb
         radiance = radiance * (1 - skin_c[..., None]) + hand_rad * skin_c[..., None]
         if hand.sleeve is not None:
-            cloth_rad = lit * rounded[..., None] * _lin_bgr(hand.sleeve)
+            cloth_rad = lit * rounded[..., None] * np.array(linear_bgr(hand.sleeve), np.float32)
             radiance = radiance * (1 - cloth_c[..., None]) + cloth_rad * cloth_c[..., None]
         cover = np.maximum(cover, both)
         words.append(
@@ -1527,14 +1418,14 @@ def render(
     words.append(f"vignette {vignette:.2f} blur {blur:.2f}")
     if rng.random() < 0.6:
         means = radiance.reshape(-1, 3).mean(axis=0)
-        gains = float(_lum(means[None, :])[0]) / np.maximum(means, 1e-6)
+        gains = float(luminance(means[None, :])[0]) / np.maximum(means, 1e-6)
         words.append("grey-world balance")
     else:
         gains = 1 / np.array(blackbody_bgr(5500), np.float32)
         words.append("daylight balance")
     radiance *= gains.astype(np.float32)
     target = rng.uniform(0.85, 1.0)
-    p99 = float(np.percentile(_lum(radiance[::4, ::4]), 99))
+    p99 = float(np.percentile(luminance(radiance[::4, ::4]), 99))
     radiance *= target / max(p99, 1e-6)
     radiance = np.clip(radiance, 0, 1)
     if rng.random() < 0.7:
@@ -1548,14 +1439,14 @@ def render(
         mosaic = mosaic + np.sqrt(mosaic / full_well) * nrng.standard_normal(mosaic.shape).astype(
             np.float32
         )
-        coded = _encode(np.clip(mosaic, 0, 1)) + read * nrng.standard_normal(mosaic.shape).astype(
+        coded = encode(np.clip(mosaic, 0, 1)) + read * nrng.standard_normal(mosaic.shape).astype(
             np.float32
         )
         raw = np.clip(coded + 0.5, 0, 255).astype(np.uint8)
         image = cv2.cvtColor(raw, cv2.COLOR_BayerBG2BGR)
         words.append(f"bayer noise {full_well:.0f}e read {read:.1f}")
     else:
-        image = np.clip(_encode(radiance) + 0.5, 0, 255).astype(np.uint8)
+        image = np.clip(encode(radiance) + 0.5, 0, 255).astype(np.uint8)
     if rng.random() < 0.85:
         quality = rng.randint(55, 95)
         ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
@@ -1578,7 +1469,7 @@ def _plane_origin(tiles: Sequence[_Tile], card: _Pose) -> tuple[float, float]:
     return float(lo[0]), float(lo[1])
 
 
-def _covered(cam: _Camera, outline: Array, cover: Floats) -> bool:
+def _covered(cam: Camera, outline: Array, cover: Floats) -> bool:
     """Any picture pixel inside ``outline`` (table mm) covered by a hand or arm."""
     uv = cam.project_table(outline)
     h, w = cover.shape
@@ -1636,7 +1527,7 @@ def _grown(shape: str, radius: float, by: float) -> Array:
     return hull
 
 
-def _tile_truth(tile: _Tile, cam: _Camera, cover: Floats, glares: Sequence[_Glare]) -> TileTruth:
+def _tile_truth(tile: _Tile, cam: Camera, cover: Floats, glares: Sequence[_Glare]) -> TileTruth:
     kit = _kit()
     white = tile.face.apply(_square(WHITE_SIDE))
     marker_visible = not _covered(cam, white, cover) and _glare_max(white, glares) <= MARKER_GLARE

@@ -512,17 +512,7 @@ def format_report(results: dict[str, Any]) -> str:
             if key == "bands"
             else f"   {title} ({a['priors']} pictures had one to use):"
         )
-        for name, b in a[key].items():
-            visible = max(1, b["slots_visible"])
-            lines.append(
-                f"   {name} px/mm: {b['pictures']} pictures ({b['failed']} without a usable "
-                f"card; quality good {b['quality_good']}, coarse {b['quality_coarse']}, unusable "
-                f"{b['quality_unusable']}); tiles {b['tiles_found']}/{b['tiles_visible']} visible "
-                f"found, {b['tiles_wrong']} wrong ids; slots {b['slots_right']}/"
-                f"{b['slots_visible']} visible right ({b['slots_right'] / visible:.2%}), "
-                f"{b['slots_unknown']} unknown, {b['wrong_visible']} wrong; occluded "
-                f"{b['slots_occluded']}, {b['wrong_occluded']} wrong"
-            )
+        lines += [band_line(name, b) for name, b in a[key].items()]
     for line in a["wrong"][:20]:
         lines.append(f"   wrong: {line}")
     for key, value in results["speed"].items():
@@ -530,12 +520,31 @@ def format_report(results: dict[str, Any]) -> str:
             f"b) speed {key} {value['width']}x{value['height']} ({value['players']} players): "
             f"median {value['median_ms']:.1f} ms (CPU time, one thread)"
         )
-    for name, t in results["targets"].items():
-        lines.append(
-            f"   {name}: target {t['target']}, measured {t['measured']:.4g}  "
-            + ("PASS" if t["passed"] else "FAIL")
-        )
+    lines += target_lines(results["targets"])
     return "\n".join(lines)
+
+
+def band_line(name: str, b: dict[str, int]) -> str:
+    """One resolution band's figures (:func:`_zero`'s keys) as a report line."""
+    visible = max(1, b["slots_visible"])
+    return (
+        f"   {name} px/mm: {b['pictures']} pictures ({b['failed']} without a usable "
+        f"card; quality good {b['quality_good']}, coarse {b['quality_coarse']}, unusable "
+        f"{b['quality_unusable']}); tiles {b['tiles_found']}/{b['tiles_visible']} visible "
+        f"found, {b['tiles_wrong']} wrong ids; slots {b['slots_right']}/"
+        f"{b['slots_visible']} visible right ({b['slots_right'] / visible:.2%}), "
+        f"{b['slots_unknown']} unknown, {b['wrong_visible']} wrong; occluded "
+        f"{b['slots_occluded']}, {b['wrong_occluded']} wrong"
+    )
+
+
+def target_lines(targets: dict[str, dict[str, Any]]) -> list[str]:
+    """Each target as a report line: what was measured against it, PASS or FAIL."""
+    return [
+        f"   {name}: target {t['target']}, measured {t['measured']:.4g}  "
+        + ("PASS" if t["passed"] else "FAIL")
+        for name, t in targets.items()
+    ]
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

@@ -22,7 +22,15 @@ from typing import Any, TextIO
 
 from benchmarks.local_cluster_kit_renders import LcRender, render
 from benchmarks.machine import header, machine_info
-from benchmarks.vision import BANDS, TARGET_RIGHT, _band, _count, _zero
+from benchmarks.vision import (
+    BANDS,
+    TARGET_RIGHT,
+    _band,
+    _count,
+    _zero,
+    band_line,
+    target_lines,
+)
 from companion.local_cluster.atoms import Colour, SectorId, UnitType
 from companion.local_cluster.board_scan import SlotReading, SlotState
 from vision.errors import VisionError
@@ -32,6 +40,7 @@ from vision.local_cluster.synthetic import TileTruth
 PICTURES = 60
 QUICK_PICTURES = 2
 SEED = 1818
+FRAME = (1920, 1080)
 STILL = (4056, 3040)
 """The Pi Camera's full-resolution still (12 megapixels)."""
 
@@ -70,7 +79,7 @@ def bench_accuracy(count: int, seed: int = SEED, *, stills: bool = False) -> dic
     silent = []
     rng = random.Random(seed)
     for index in range(count):
-        drawn = render(random.Random(rng.getrandbits(64)), **({"size": STILL} if stills else {}))
+        drawn = render(random.Random(rng.getrandbits(64)), size=STILL if stills else FRAME)
         picture = _Picture(drawn)
         band = _band(picture.px_per_mm)
         try:
@@ -133,23 +142,9 @@ def format_report(results: dict[str, Any]) -> str:
     lines = [*header("vision on independent renders", results["machine"], quick=results["quick"])]
     size = "4056x3040 stills" if a["stills"] else "1920x1080 frames"
     lines += ["", f"a) {a['pictures']} pictures ({size}, seed {a['seed']}), read alone:"]
-    for name, b in a["bands"].items():
-        visible = max(1, b["slots_visible"])
-        lines.append(
-            f"   {name} px/mm: {b['pictures']} pictures ({b['failed']} refused; quality good "
-            f"{b['quality_good']}, coarse {b['quality_coarse']}, unusable "
-            f"{b['quality_unusable']}); tiles {b['tiles_found']}/{b['tiles_visible']} visible "
-            f"found, {b['tiles_wrong']} wrong ids; slots {b['slots_right']}/"
-            f"{b['slots_visible']} visible right ({b['slots_right'] / visible:.2%}), "
-            f"{b['slots_unknown']} unknown, {b['wrong_visible']} wrong; occluded "
-            f"{b['slots_occluded']}, {b['wrong_occluded']} wrong"
-        )
+    lines += [band_line(name, b) for name, b in a["bands"].items()]
     lines += [f"   wrong: {line}" for line in a["wrong"][:40]]
-    for name, t in results["targets"].items():
-        lines.append(
-            f"   {name}: target {t['target']}, measured {t['measured']:.4g}  "
-            + ("PASS" if t["passed"] else "FAIL")
-        )
+    lines += target_lines(results["targets"])
     return "\n".join(lines)
 
 
