@@ -516,6 +516,8 @@ def test_a_fingers_edge_along_a_side_does_not_place_a_moved_tile(
     assert "S39" not in case.found.scan.sectors
     assert _carried_slots(case)[1] == []
     monkeypatch.setattr(tile_edges, "ACROSS_LEAST", 4)
+    # The lightness check (``slots.LIGHTNESS_FAR``) also leaves craft6 unknown.
+    monkeypatch.setattr(slots, "LIGHTNESS_FAR", 100.0)
     case = _benchmark_picture(41, moved, craft=True)
     assert "S39" in case.found.scan.sectors
     assert _carried_slots(case)[1] == ["S39 craft5: white", "S39 craft6: white"]

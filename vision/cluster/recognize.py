@@ -8,8 +8,12 @@
    pit. Every pixel of the disc is classed (dark pit, red, blue, anything else) on the balanced
    colour; the hole takes the class most pixels agree on, with the share that agrees as its
    confidence. A hand, the paper, a bevel seen off-centre or a mix of classes is ``unknown``:
-   unknown is never a guess. So is a peg's colour where the paper around the hole shows a
-   lamp's light of another colour (:data:`TINT_SHARE`).
+   unknown is never a guess.
+4. Each hole is held against the ring around it (:data:`RING_MM`): a peg's colour that runs
+   on over the ring is a hand or a finger, not a peg (:data:`SAME_SHARE`); a pit not darker
+   than half the paper there, or with a side of the ring as dark as itself, is a dark hand or its
+   edge (:data:`PIT_SHARE`, :data:`PIT_EDGE`); and a peg's colour is unknown where the paper
+   there shows a lamp's light of another colour (:data:`TINT_SHARE`).
 
 Shares nothing with :mod:`vision.cluster.synthetic` but the kit's description.
 """
@@ -68,9 +72,9 @@ SAME_SHARE = 0.4
 level of the hole's value in every channel. A peg is 9 mm across and the ring 21 mm: its own
 side, leaning away from a tilted camera, and a neighbour's cover a few of the ring's 16
 points (6 at the most for a peg in plain view, in 900 pictures of five sets); a finger or a
-hand over the hole, far
-more. Skin against a bluish paper is as red as a peg to the colour test: 36 holes under a
-hand read red in 200 pictures drawn apart from this reader (``--kit-renders``); 1 now."""
+hand over the hole, far more. Skin against a bluish paper is as red as a peg to the colour
+test: 36 holes under a hand read red in 200 pictures drawn apart from this reader
+(``--kit-renders``); 1 now."""
 TINT_SHARE = 0.3
 """A hole read as a peg's colour is unknown when the paper around it shows light of a colour
 its own could come from: more than this share of the hole's colour (linear light, the grey
@@ -286,8 +290,8 @@ def recognize(frame: Image, *, kit: Kit | None = None) -> Found:
     gains = (np.float32(paper.mean()) / np.maximum(paper, 1.0)).astype(np.float32)
     disc = _disc(SAMPLE_MM)
     ring = _ring(RING_MM)
-    white = _linear((paper * gains).astype(np.float32))
     balanced = (paper * gains).astype(np.float32)
+    white = _linear(balanced)
     centres = np.array([kit.hole_mm(board, hole) for hole in range(board.size)], np.float64)
     discs = _around_holes(frame, homography, centres, disc) * gains
     rings = _around_holes(frame, homography, centres, ring)
