@@ -377,6 +377,42 @@ def bench_accuracy(
     }
 
 
+def reading_targets(bands: dict[str, dict[str, int]], suffix: str = "") -> dict[str, Any]:
+    """The targets on what was read, over ``bands`` (:func:`_zero`'s keys by band): none
+    confidently wrong at any scale, ``TARGET_RIGHT`` of visible slots right from 1 px/mm."""
+    fine = bands[BANDS[2][0]]
+    right = fine["slots_right"] / max(1, fine["slots_visible"])
+    wrong = sum(b["wrong_visible"] + b["wrong_occluded"] for b in bands.values())
+    return {
+        f"confidently_wrong{suffix}": {"target": 0, "measured": wrong, "passed": wrong == 0},
+        f"slots_right_from_1_px_per_mm{suffix}": {
+            "target": TARGET_RIGHT,
+            "measured": right,
+            "passed": right >= TARGET_RIGHT,
+        },
+    }
+
+
+def finding_targets(bands: dict[str, dict[str, int]], silent: list[int]) -> dict[str, Any]:
+    """The targets on finding tiles: every visible tile found from 0.5 px/mm, and every
+    picture below that reported unusable (``silent``: those that were not)."""
+    above = [b for name, b in bands.items() if name != BANDS[0][0]]
+    visible = sum(b["tiles_visible"] for b in above)
+    found = sum(b["tiles_found"] for b in above)
+    return {
+        "tiles_found_from_0.5_px_per_mm": {
+            "target": 1.0,
+            "measured": found / max(1, visible),
+            "passed": found == visible,
+        },
+        "below_0.5_px_per_mm_reported": {
+            "target": 0,
+            "measured": len(silent),
+            "passed": not silent,
+        },
+    }
+
+
 def _zero() -> dict[str, int]:
     keys = (
         "pictures",
@@ -439,17 +475,6 @@ def run(
     hd = bench_speed(1920 // shrink, 1080 // shrink, runs)
     small = bench_speed(1920 // shrink, 1080 // shrink, runs, players=3)
     still = bench_speed(4608 // shrink, 2592 // shrink, runs)
-    fine = accuracy["bands"][BANDS[2][0]]
-    right = fine["slots_right"] / max(1, fine["slots_visible"])
-    fine_prior = accuracy["with_prior"][BANDS[2][0]]
-    right_prior = fine_prior["slots_right"] / max(1, fine_prior["slots_visible"])
-    above = [b for name, b in accuracy["bands"].items() if name != BANDS[0][0]]
-    visible = sum(b["tiles_visible"] for b in above)
-    found = sum(b["tiles_found"] for b in above)
-    wrong = sum(b["wrong_visible"] + b["wrong_occluded"] for b in accuracy["bands"].values())
-    wrong_prior = sum(
-        b["wrong_visible"] + b["wrong_occluded"] for b in accuracy["with_prior"].values()
-    )
     return {
         "suite": "vision",
         "quick": quick,
@@ -457,32 +482,9 @@ def run(
         "accuracy": accuracy,
         "speed": {"1080p": hd, "1080p_small_board": small, "still": still},
         "targets": {
-            "confidently_wrong": {"target": 0, "measured": wrong, "passed": wrong == 0},
-            "slots_right_from_1_px_per_mm": {
-                "target": TARGET_RIGHT,
-                "measured": right,
-                "passed": right >= TARGET_RIGHT,
-            },
-            "confidently_wrong_with_prior": {
-                "target": 0,
-                "measured": wrong_prior,
-                "passed": wrong_prior == 0,
-            },
-            "slots_right_from_1_px_per_mm_with_prior": {
-                "target": TARGET_RIGHT,
-                "measured": right_prior,
-                "passed": right_prior >= TARGET_RIGHT,
-            },
-            "tiles_found_from_0.5_px_per_mm": {
-                "target": 1.0,
-                "measured": found / max(1, visible),
-                "passed": found == visible,
-            },
-            "below_0.5_px_per_mm_reported": {
-                "target": 0,
-                "measured": len(accuracy["silent"]),
-                "passed": not accuracy["silent"],
-            },
+            **reading_targets(accuracy["bands"]),
+            **reading_targets(accuracy["with_prior"], "_with_prior"),
+            **finding_targets(accuracy["bands"], accuracy["silent"]),
             "1080p_ms": {
                 "target": TARGET_1080_MS,
                 "measured": hd["median_ms"],

@@ -24,11 +24,12 @@ from benchmarks.local_cluster_kit_renders import LcRender, render
 from benchmarks.machine import header, machine_info
 from benchmarks.vision import (
     BANDS,
-    TARGET_RIGHT,
     _band,
     _count,
     _zero,
     band_line,
+    finding_targets,
+    reading_targets,
     target_lines,
 )
 from companion.local_cluster.atoms import Colour, SectorId, UnitType
@@ -105,34 +106,14 @@ def run(
 ) -> dict[str, Any]:
     count = pictures or (QUICK_PICTURES if quick else PICTURES)
     accuracy = bench_accuracy(count, seed, stills=stills)
-    fine = accuracy["bands"][BANDS[2][0]]
-    right = fine["slots_right"] / max(1, fine["slots_visible"])
-    above = [b for name, b in accuracy["bands"].items() if name != BANDS[0][0]]
-    visible = sum(b["tiles_visible"] for b in above)
-    found = sum(b["tiles_found"] for b in above)
-    wrong = sum(b["wrong_visible"] + b["wrong_occluded"] for b in accuracy["bands"].values())
     return {
         "suite": "vision-kit-renders",
         "quick": quick,
         "machine": machine_info(),
         "accuracy": accuracy,
         "targets": {
-            "confidently_wrong": {"target": 0, "measured": wrong, "passed": wrong == 0},
-            "slots_right_from_1_px_per_mm": {
-                "target": TARGET_RIGHT,
-                "measured": right,
-                "passed": right >= TARGET_RIGHT,
-            },
-            "tiles_found_from_0.5_px_per_mm": {
-                "target": 1.0,
-                "measured": found / max(1, visible),
-                "passed": found == visible,
-            },
-            "below_0.5_px_per_mm_reported": {
-                "target": 0,
-                "measured": len(accuracy["silent"]),
-                "passed": not accuracy["silent"],
-            },
+            **reading_targets(accuracy["bands"]),
+            **finding_targets(accuracy["bands"], accuracy["silent"]),
         },
     }
 
