@@ -40,6 +40,7 @@ from benchmarks.kit_photography import (
     luminance,
     to_linear_u16,
 )
+from companion.local_cluster.generation import tile_variant
 
 Image = npt.NDArray[np.uint8]
 Floats = npt.NDArray[np.float32]
@@ -252,11 +253,6 @@ def _kit() -> _Kit:
         ink=rgb(printed["ink"]),
         paper=rgb(printed["paper"]),
     )
-
-
-def tile_variant(number: int) -> int:
-    """The shape variant of box tile ``number``: S1-S12 0, S13-S24 1, S25-S36 2, S37-S48 3."""
-    return (number - 1) // 12
 
 
 # Colour -------------------------------------------------------------------------------------------
