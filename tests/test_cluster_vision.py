@@ -238,6 +238,54 @@ def test_a_peg_colour_lit_by_a_lamp_of_another_colour_is_unknown(
     assert Seen.EMPTY in {truth for _, truth, _ in read_blue}
 
 
+def _no_markers_black(*args: object) -> tuple[np.ndarray, np.ndarray]:
+    return np.zeros((0, 2)), np.zeros((0, 3), np.float32)
+
+
+def test_a_blue_no_bluer_than_the_markers_black_is_unknown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The camera benchmark's first picture under a second lamp (``--lamps``: a 2,828 K table,
+    its highlight from a 6,500 K lamp off the board's edge). The lamp's light reaches the
+    whole board, so the paper around each hole is as white as the board's and says nothing
+    (``TINT_SHARE``); but it is most of the light a glossy pit gives back, and two empty pits
+    read blue at 1.0. The corner markers' black border gives back the same light: with it
+    taken off, nothing blue is left of them (``BEYOND_BLACK``). Either check alone leaves
+    them unknown; without both, they read blue. A blue peg is still read."""
+    scene = scenes(1, lamps=True)[0]
+    assert scene.conditions.kelvin < 3000 and scene.conditions.glare_kelvin == 6500.0
+    rendered = scene.render()
+    assert isinstance(rendered, Rendered)
+    assert _wrong_holes(rendered) == []
+    assert any(reading.seen is Seen.BLUE for reading in recognize(rendered.image).scan.holes)
+    monkeypatch.setattr(recognize_module, "FAINT_BLUE", 0.0)
+    assert _wrong_holes(rendered) == []
+    monkeypatch.setattr(recognize_module, "_blacks", _no_markers_black)
+    assert _wrong_holes(rendered) == [
+        (0, Seen.EMPTY, Seen.BLUE, None),
+        (8, Seen.EMPTY, Seen.BLUE, None),
+    ]
+
+
+def test_a_faint_blue_of_a_daylight_lamps_hue_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Picture 104 of ``--lamps`` (a 2,868 K table, a 6,500 K lamp): four empty pits read
+    blue, and the markers' black explains only one of them. The other three are a faint blue
+    (under 0.22 of the paper's white) greener than the kit's blue (``FAINT_BLUE``,
+    ``LAMP_GREEN``): unknown, with the markers' black left aside as well."""
+    rendered = scenes(105, lamps=True)[104].render()
+    assert isinstance(rendered, Rendered)
+    assert _wrong_holes(rendered) == []
+    monkeypatch.setattr(recognize_module, "_blacks", _no_markers_black)
+    assert _wrong_holes(rendered) == []
+    monkeypatch.setattr(recognize_module, "FAINT_BLUE", 0.0)
+    assert {(hole, read) for hole, _, read, _ in _wrong_holes(rendered)} == {
+        (9, Seen.BLUE),
+        (24, Seen.BLUE),
+        (47, Seen.BLUE),
+        (61, Seen.BLUE),
+    }
+
+
 def _wrong_holes(rendered: Rendered | KitRender) -> list[tuple[int, Seen, Seen, str | None]]:
     """Holes read as something other than what was drawn: (hole, drawn, read, hidden by)."""
     scan = recognize(rendered.image).scan

@@ -29,6 +29,8 @@ class Kit:
     height_step: float
     """Millimetres a peg stands above the board per unit of height (P2.4)."""
     marker_side: float
+    marker_cells: int
+    """Cells across a marker, its black border included (ArUco's bits and border bits)."""
     sticker_side: float
     marker_inset: float
     margin: float
@@ -66,6 +68,21 @@ class Kit:
             for marker, (x, y) in self.marker_centres(board).items()
         }
 
+    def marker_borders(self, board: Board, count: int = 9) -> dict[int, list[Point]]:
+        """Points along each marker's black border, half a cell in from its edge: ``count``
+        along each side (every marker has this border, whatever its bits)."""
+        h = self.marker_side / 2 * (1 - 1 / self.marker_cells)
+        steps = [-h + 2 * h * i / (count - 1) for i in range(count)]
+        return {
+            marker: [
+                *((x + t, y - h) for t in steps),
+                *((x + t, y + h) for t in steps),
+                *((x - h, y + t) for t in steps[1:-1]),
+                *((x + h, y + t) for t in steps[1:-1]),
+            ]
+            for marker, (x, y) in self.marker_centres(board).items()
+        }
+
     def sheet_box(self, board: Board) -> tuple[float, float, float, float]:
         """The printed board's outline (x0, y0, x1, y1): the holes, the margin, the markers."""
         x0, y0, x1, y1 = self.extent(board)
@@ -92,6 +109,7 @@ def load_kit() -> Kit:
         peg_diameter=float(data["peg"]["diameter"]),
         height_step=float(data["peg"]["height_step"]),
         marker_side=float(data["marker"]["side"]),
+        marker_cells=int(data["aruco"]["marker_bits"]) + 2 * int(data["aruco"]["border_bits"]),
         sticker_side=float(data["marker"]["sticker"]),
         marker_inset=float(data["marker"]["inset"]),
         margin=float(data["margin"]),

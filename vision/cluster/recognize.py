@@ -14,6 +14,10 @@
    than half the paper there, or with a side of the ring as dark as itself, is a dark hand or its
    edge (:data:`PIT_SHARE`, :data:`PIT_EDGE`); and a peg's colour is unknown where the paper
    there shows a lamp's light of another colour (:data:`TINT_SHARE`).
+5. A lamp of another colour whose light reaches the whole board leaves the paper white but
+   tints a glossy black, and a pit may read blue: a blue that is little more than the light
+   the corner markers' black gives back (:data:`BEYOND_BLACK`), or a faint blue of a daylight
+   lamp's hue (:data:`FAINT_BLUE`, :data:`LAMP_GREEN`), is unknown.
 
 Shares nothing with :mod:`vision.cluster.synthetic` but the kit's description.
 """
@@ -83,6 +87,21 @@ and leaves the paper white; a second lamp of another colour (a daylight lamp ove
 table) lights the paper, and more still the glossier pits, in its own colour, and an empty
 pit under it read blue (the camera benchmark with every highlight from such a lamp: 49 holes
 read wrong in 60 pictures; 3 with this check)."""
+BLACK_BRIGHTEST = 0.3
+"""A corner marker's black border is the light the board's printed black gives back: the lamp's
+light on a glossy print (a pit, a marker). A border brighter than this share of the paper's
+white (linear light) is in a highlight itself, and left out."""
+BEYOND_BLACK = 0.12
+"""A hole read blue is unknown when, with the light of the markers' black taken off (per
+channel, weighted to the nearer markers), its blue is less than this share of the paper's
+white, or less than :data:`SATURATION` of what is left: all but a trace of its colour was the
+light any glossy black shows there."""
+FAINT_BLUE = 0.22
+LAMP_GREEN = 0.185
+"""...and when its blue is faint, less than :data:`FAINT_BLUE` of the paper's white, and greener
+than the kit's blue, its green more than :data:`LAMP_GREEN` of its blue (the kit's blue has
+0.15 in any light the paper balances): a daylight lamp's light, over a warm table, on a glossy
+pit where the markers are out of its reach."""
 
 
 class BoardNotFound(VisionError, LookupError):
@@ -239,6 +258,54 @@ def _unlike_around(
     return out
 
 
+def _blacks(
+    frame: Image,
+    kit: Kit,
+    board: Board,
+    homography: Matrix,
+    markers: tuple[int, ...],
+    gains: npt.NDArray[np.float32],
+    white: float,
+) -> tuple[Matrix, npt.NDArray[np.float32]]:
+    """The light of the board's printed black, balanced and linear, at each marker found whose
+    border is not in a highlight (:data:`BLACK_BRIGHTEST`): their centres (mm) and colours."""
+    centres, blacks = [], []
+    borders, middles = kit.marker_borders(board), kit.marker_centres(board)
+    for marker in markers:
+        samples = _sample(frame, _map(homography, np.array(borders[marker], np.float64)))
+        black = np.median(_linear((samples * gains).astype(np.float32)), axis=0)
+        if float(black.max()) <= BLACK_BRIGHTEST * white:
+            centres.append(middles[marker])
+            blacks.append(black)
+    return np.array(centres, np.float64).reshape(-1, 2), np.array(blacks, np.float32).reshape(-1, 3)
+
+
+def _lamp_blue(
+    discs: npt.NDArray[np.float32],
+    centres: Matrix,
+    blacks: tuple[Matrix, npt.NDArray[np.float32]],
+    white: float,
+) -> npt.NDArray[np.bool_]:
+    """Per hole (``discs``: its balanced pixels, holes x pixels x 3; ``centres`` in mm),
+    whether its colour, read blue, is a lamp's light on a glossy black: nothing much left
+    beyond the light of the markers' black (:data:`BEYOND_BLACK`), or a faint blue greener than
+    the kit's (:data:`FAINT_BLUE`, :data:`LAMP_GREEN`). ``white``: the paper, linear."""
+    own = _linear(np.median(discs, axis=1).astype(np.float32))
+    low = own.min(axis=1)
+    blue, green = own[:, 0] - low, own[:, 1] - low
+    out: npt.NDArray[np.bool_] = (blue < FAINT_BLUE * white) & (green > LAMP_GREEN * blue)
+    where, black = blacks
+    if len(where):
+        far = np.linalg.norm(centres[:, None, :] - where[None], axis=2)
+        weights = 1 / np.maximum(far, 1.0) ** 2
+        near = (weights @ black) / weights.sum(axis=1, keepdims=True)
+        rest = np.maximum(own - near, 0)
+        least = rest.min(axis=1)
+        beyond = rest[:, 0] - least
+        out |= (beyond < BEYOND_BLACK * white) | (beyond < SATURATION * (beyond + least))
+    return out
+
+
 def _linear(srgb: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     """sRGB values (0-255) as linear light (0-1)."""
     v = np.clip(srgb, 0, 255) / 255.0
@@ -300,6 +367,9 @@ def recognize(frame: Image, *, kit: Kit | None = None) -> Found:
     best = np.argmax(counts, axis=1)
     shares = counts[np.arange(board.size), best] / classes.shape[1]
     unlike = _unlike_around(best, discs, rings * gains, balanced)
+    lin_white = float(_linear(np.array([balanced.mean()], np.float32))[0])
+    blacks = _blacks(frame, kit, board, homography, markers, gains, lin_white)
+    unlike |= (best == 3) & _lamp_blue(discs, centres, blacks, max(lin_white, 1e-3))
     readings = []
     for hole in range(board.size):
         kind, share = int(best[hole]), float(shares[hole])
