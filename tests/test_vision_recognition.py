@@ -16,7 +16,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 
 from benchmarks.vision import Board, boards, clear_prior, without_craft
 from benchmarks.vision import rendered as benchmark_picture
-from companion.local_cluster.atoms import Colour
+from companion.local_cluster.atoms import Colour, UnitType
 from companion.local_cluster.board_scan import SlotState
 from companion.local_cluster.state import Craft, State
 from vision.errors import CardNotFound
@@ -478,11 +478,36 @@ def test_the_lightest_skin_over_a_claim_slot_is_too_red_for_a_white_token(
     """The lightest skin the renderer draws (sRGB 236, 196, 174) lies 21 from the card's
     white in Lab, inside ``FAR``, and far from every other swatch: a fingertip over a slot
     whose ring it misses read as a white token (issue 18's benchmark, picture 104: a white
-    strike craft). It is 12 redder than white; a white token, like a mineral, is at most
-    ``GREY_REDDER`` redder than its swatch (1,127 read on three sets of pictures: at
-    most 4). White itself, a shade darker, still reads."""
+    strike craft). It is 12 redder than white; a white token is at most ``WHITE_REDDER``
+    redder than its swatch (1,127 read on three sets of pictures: at most 4). White itself,
+    a shade darker, still reads."""
     assert _read_with(small, monkeypatch, "claim", _whitish(12.0)) == {"unknown"}
     assert _read_with(small, monkeypatch, "claim", _whitish(0.0)) == {"white"}
+
+
+def test_a_fingertip_over_an_empty_craft_slot_is_too_red_for_a_white_token(
+    small: State, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 18's benchmark, hands set 71, picture 26: a fingertip over an empty strike-craft
+    slot, the rest of its surround bare tile, read as a white strike craft, 8.9 redder than
+    the card's white (``GREY_REDDER``, a mineral's limit, allowed 9). A white token is at
+    most ``WHITE_REDDER`` (6) redder; one 4 redder, as the reddest read, still reads."""
+    assert _read_with(small, monkeypatch, "craft", _whitish(8.9)) == {"unknown"}
+    assert _read_with(small, monkeypatch, "craft", _whitish(4.0)) == {"white"}
+
+
+def test_a_glyph_faint_in_a_coarse_picture_names_no_unit() -> None:
+    """Issue 18's benchmark, warm set 73, picture 23 (0.62 px/mm): a blue carrier whose light
+    hole blur had filled read as a battleship, its centre 8.7 and its middle ring 10.0 darker
+    than the token. In a picture too coarse for small things a glyph's ink must be
+    ``GLYPH_LEAST_COARSE`` (11) darker; in a fine picture ``GLYPH_LEAST`` (10) still does."""
+    centre, middle = np.array([8.7], np.float32), np.array([10.0], np.float32)
+    fine, _ = slots._glyphs(centre, middle)
+    coarse, _ = slots._glyphs(centre, middle, coarse=True)
+    assert slots._UNITS[int(fine[0])] is UnitType.BATTLESHIP
+    assert int(coarse[0]) == -1
+    clear, _ = slots._glyphs(centre * 1.2, middle * 1.2, coarse=True)
+    assert slots._UNITS[int(clear[0])] is UnitType.BATTLESHIP
 
 
 def test_glare_makes_what_it_covers_unknown_never_something(small: State) -> None:

@@ -277,9 +277,12 @@ card shows, and a finger's edge over an empty slot is skin, red however it is li
 the slot, even the lightest skin (12 redder) and the dark tile come to 8. Issue 18's benchmark,
 two sets of pictures: 4,555 visible mineral tokens at most 6.1 redder, and at most 7.0 for
 each whole grey; fingers over empty slots 12.9-18.8 redder at 0.6-0.7 of the grey, read as
-minerals at 0.69-0.77 within ``MINERAL_HUE``. A white token, likewise, is no redder than the
-card's white by more than this: the lightest skin lies within ``FAR`` of white (21 in Lab),
-12 redder; 1,127 white tokens read on three sets of pictures were at most 4.0 redder."""
+minerals at 0.69-0.77 within ``MINERAL_HUE``."""
+WHITE_REDDER = 6.0
+"""A white token is no redder (a*) than the card's white by more than this: the lightest skin
+lies within ``FAR`` of white (21 in Lab), 12 redder; 1,127 white tokens read on three sets of
+pictures were at most 4.0 redder. A fingertip over an empty strike-craft slot, the rest of
+the slot's surround bare tile, came to 8.9 (issue 18's benchmark, hands set 71, picture 26)."""
 MINERAL_UNEVEN = 10.0
 """A mineral token is evenly light; a light patch more uneven than this is something else
 (the edge of a neighbour's token, a highlight's rim)."""
@@ -300,7 +303,11 @@ a disc is read only when its centre and middle are both at least this as dark as
 darker of them (issue 18's benchmark, seed 23, picture 25: a purple carrier's hole at 0.71
 at 0.62 px/mm read as a battleship's disc)."""
 GLYPH_LEAST = 10.0
-"""The glyph's ink must be this much darker (L*) than the token's colour."""
+"""The glyph's ink must be this much darker (L*) than the token's colour..."""
+GLYPH_LEAST_COARSE = 11.0
+"""...and this much in a picture too coarse for small things (``References.fine``), where a
+carrier's light hole is a pixel or two and blur fills it: a blue carrier at 0.62 px/mm read
+as a battleship with its ink 10.0 darker (issue 18's benchmark, warm set 73, picture 23)."""
 GLYPHS = {
     (True, False): UnitType.DESTROYER,
     (True, True): UnitType.BATTLESHIP,
@@ -1009,7 +1016,7 @@ def _decide_kind(
             & ~looks_empty(m.hue, m.lightness, TOKEN_STEP)
             & refs.colours
             & (m.nearest != TILE)
-            & ((m.nearest != WHITE) | (m.colour[..., 1] - white[1] <= GREY_REDDER))
+            & ((m.nearest != WHITE) | (m.colour[..., 1] - white[1] <= WHITE_REDDER))
             & (m.d1 <= FAR)
             & (gap >= MARGIN)
             & (np.abs(m.colour[..., 0] - refs.table()[m.nearest][..., 0]) <= LIGHTNESS_FAR)
@@ -1077,7 +1084,7 @@ def _glyphs(
     if coarse:
         disc = out == _GLYPH_CODES[UnitType.BATTLESHIP]
         between |= disc & (np.minimum(c, m) < GLYPH_DISC_COARSE)
-    out[between | (dark < GLYPH_LEAST)] = -1
+    out[between | (dark < (GLYPH_LEAST_COARSE if coarse else GLYPH_LEAST))] = -1
     slack = np.minimum.reduce(
         [
             np.abs(c - GLYPH_DARK),
