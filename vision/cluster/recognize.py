@@ -367,9 +367,9 @@ def recognize(frame: Image, *, kit: Kit | None = None) -> Found:
     best = np.argmax(counts, axis=1)
     shares = counts[np.arange(board.size), best] / classes.shape[1]
     unlike = _unlike_around(best, discs, rings * gains, balanced)
-    lin_white = float(_linear(np.array([balanced.mean()], np.float32))[0])
-    blacks = _blacks(frame, kit, board, homography, markers, gains, lin_white)
-    unlike |= (best == 3) & _lamp_blue(discs, centres, blacks, max(lin_white, 1e-3))
+    paper_white = max(float(white.mean()), 1e-3)
+    blacks = _blacks(frame, kit, board, homography, markers, gains, paper_white)
+    unlike |= (best == 3) & _lamp_blue(discs, centres, blacks, paper_white)
     readings = []
     for hole in range(board.size):
         kind, share = int(best[hole]), float(shares[hole])
