@@ -314,6 +314,20 @@ def test_skin_over_a_hole_is_never_read_as_a_peg_whatever_its_colour(
     assert {(read, hidden) for _, _, read, hidden in wrong} == {(Seen.RED, "hand")}
 
 
+def test_a_finger_reaching_past_where_any_peg_reaches_is_not_a_peg(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The camera benchmark's picture 59 drawn apart from the reader (``--kit-renders``:
+    recycled grey paper, a hand): a pale fingertip over the empty hole 32 covers 6 of the
+    16 points of the ring at ``RING_MM``, as many as a peg's own side can, and against the
+    cyan-balanced paper it reads red. The finger runs on over the ring at ``REACH_MM``,
+    beyond any peg's reach (11 of its 24 points unbroken): unknown."""
+    rendered = scenes(60)[59].render(kit_renders=True)
+    assert _wrong_holes(rendered) == []
+    monkeypatch.setattr(recognize_module, "REACH_RUN", 1.1)
+    assert _wrong_holes(rendered) == [(32, Seen.EMPTY, Seen.RED, "hand")]
+
+
 @pytest.mark.parametrize("kit_renders", [True, False])
 def test_a_dark_hand_over_a_hole_is_never_read_as_its_pit(
     kit_renders: bool, monkeypatch: pytest.MonkeyPatch

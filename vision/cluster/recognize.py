@@ -10,7 +10,8 @@
    confidence. A hand, the paper, a bevel seen off-centre or a mix of classes is ``unknown``:
    unknown is never a guess.
 4. Each hole is held against the ring around it (:data:`RING_MM`): a peg's colour that runs
-   on over the ring is a hand or a finger, not a peg (:data:`SAME_SHARE`); a pit not darker
+   on over the ring is a hand or a finger, not a peg (:data:`SAME_SHARE`), and so is one that
+   runs on unbroken past where any peg reaches (:data:`REACH_MM`); a pit not darker
    than half the paper there, or with a side of the ring as dark as itself, is a dark hand or its
    edge (:data:`PIT_SHARE`, :data:`PIT_EDGE`); and a peg's colour is unknown where the paper
    there shows a lamp's light of another colour (:data:`TINT_SHARE`).
@@ -79,6 +80,17 @@ points (6 at the most for a peg in plain view, in 900 pictures of five sets); a 
 hand over the hole, far more. Skin against a bluish paper is as red as a peg to the colour
 test: 36 holes under a hand read red in 200 pictures drawn apart from this reader
 (``--kit-renders``); 1 now."""
+REACH_MM = 17.0
+"""The radius of a second ring, beyond the farthest a peg in its hole reaches in the picture
+(its 4.5 mm top leant 18 mm x tan 30 degrees: 15 mm) and short of the nearest edge of a
+neighbour's top (22 - 4.5 mm)."""
+REACH_NEAR, REACH_RUN = 0.3, 0.3
+"""A hole read as a peg's colour is unknown when that colour lies on :data:`REACH_NEAR` of the
+ring at :data:`RING_MM` and runs on unbroken over :data:`REACH_RUN` of the ring at
+:data:`REACH_MM` (24 points): a finger reaching over the hole, where no peg, its own or a
+neighbour's, reaches. A pale fingertip over an empty hole covered 6 of the near ring's 16
+points, as many as a peg's own side can, and read red against a cyan-balanced paper (the
+pictures drawn apart from this reader, picture 59); on the far ring it ran over 11 of 24."""
 TINT_SHARE = 0.3
 """A hole read as a peg's colour is unknown when the paper around it shows light of a colour
 its own could come from: more than this share of the hole's colour (linear light, the grey
@@ -235,13 +247,15 @@ def _unlike_around(
     best: npt.NDArray[np.intp],
     discs: npt.NDArray[np.float32],
     rings: npt.NDArray[np.float32],
+    reach: npt.NDArray[np.float32],
     paper: npt.NDArray[np.float32],
 ) -> npt.NDArray[np.bool_]:
     """Per hole, whether one read as class ``best`` (1 pit, 2 red, 3 blue; ``discs`` its
     pixels, balanced) is too like what lies around it (``rings``: the samples at
     :data:`RING_MM`, balanced) to be read so: a pit no darker than :data:`PIT_SHARE` of the
     paper there, or with a side of the ring as dark as itself (:data:`PIT_EDGE`); a peg's
-    colour on :data:`SAME_SHARE` of the ring."""
+    colour on :data:`SAME_SHARE` of the ring, or running on over the ring at :data:`REACH_MM`
+    (``reach``, balanced) as a finger does (:data:`REACH_NEAR`, :data:`REACH_RUN`)."""
     own = np.median(discs, axis=1)
     level = own.mean(axis=1)
     levels = rings.mean(axis=2)
@@ -251,10 +265,37 @@ def _unlike_around(
     paper_there = np.median(brighter, axis=1).mean(axis=1)
     darkest = np.median(np.take_along_axis(levels, order[:, :quarter], axis=1), axis=1)
     pit = (level > PIT_SHARE * paper_there) | (darkest < PIT_EDGE * level)
+    like = _like(rings, own, best, paper).mean(axis=1)
+    finger = (like >= REACH_NEAR) & (_longest_run(_like(reach, own, best, paper)) >= REACH_RUN)
+    out: npt.NDArray[np.bool_] = np.where(best == 1, pit, (like >= SAME_SHARE) | finger)
+    return out
+
+
+def _like(
+    rings: npt.NDArray[np.float32],
+    own: npt.NDArray[np.float32],
+    best: npt.NDArray[np.intp],
+    paper: npt.NDArray[np.float32],
+) -> npt.NDArray[np.bool_]:
+    """Per hole and ring point, whether the point shows the hole's class ``best`` or lies
+    within :data:`SAME_AROUND` of the paper's level of its value ``own`` in every channel."""
     near = np.abs(rings - own[:, None, :]).max(axis=2) < SAME_AROUND * float(paper.mean())
-    ring_classes = _classify(rings.reshape(-1, 3), paper).reshape(levels.shape)
-    like = ((ring_classes == best[:, None]) | near).mean(axis=1)
-    out: npt.NDArray[np.bool_] = np.where(best == 1, pit, like >= SAME_SHARE)
+    classes = _classify(rings.reshape(-1, 3), paper).reshape(rings.shape[:2])
+    out: npt.NDArray[np.bool_] = (classes == best[:, None]) | near
+    return out
+
+
+def _longest_run(points: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
+    """Per ring (rows of ``points``), the longest unbroken run of true points round it, as a
+    share of the ring."""
+    count = points.shape[1]
+    twice = np.concatenate([points, points], axis=1).astype(np.int64)
+    run = np.zeros(len(points), np.int64)
+    longest = np.zeros(len(points), np.int64)
+    for step in range(2 * count):
+        run = (run + 1) * twice[:, step]
+        longest = np.maximum(longest, run)
+    out: npt.NDArray[np.float64] = np.minimum(longest, count) / count
     return out
 
 
@@ -366,7 +407,8 @@ def recognize(frame: Image, *, kit: Kit | None = None) -> Found:
     counts = np.stack([np.bincount(c, minlength=4) for c in classes])
     best = np.argmax(counts, axis=1)
     shares = counts[np.arange(board.size), best] / classes.shape[1]
-    unlike = _unlike_around(best, discs, rings * gains, balanced)
+    reach = _around_holes(frame, homography, centres, _ring(REACH_MM, 24)) * gains
+    unlike = _unlike_around(best, discs, rings * gains, reach, balanced)
     paper_white = max(float(white.mean()), 1e-3)
     blacks = _blacks(frame, kit, board, homography, markers, gains, paper_white)
     unlike |= (best == 3) & _lamp_blue(discs, centres, blacks, paper_white)
