@@ -79,15 +79,16 @@ side, leaning away from a tilted camera, and a neighbour's cover a few of the ri
 points (6 at the most for a peg in plain view, in 900 pictures of five sets); a finger or a
 hand over the hole, far more. Skin against a bluish paper is as red as a peg to the colour
 test: 36 holes under a hand read red in 200 pictures drawn apart from this reader
-(``--kit-renders``); 1 now."""
+(``--kit-renders``); 1 with this test, a fingertip, left to :data:`REACH_MM`."""
 REACH_MM = 17.0
-"""The radius of a second ring, beyond the farthest a peg in its hole reaches in the picture
-(its 4.5 mm top leant 18 mm x tan 30 degrees: 15 mm) and short of the nearest edge of a
-neighbour's top (22 - 4.5 mm)."""
+REACH_POINTS = 24
+"""The radius of a second ring, and its points: beyond the farthest a peg in its hole reaches
+in the picture (its 4.5 mm top leant 18 mm x tan 30 degrees: 15 mm) and short of the nearest
+edge of a neighbour's top (22 - 4.5 mm)."""
 REACH_NEAR, REACH_RUN = 0.3, 0.3
 """A hole read as a peg's colour is unknown when that colour lies on :data:`REACH_NEAR` of the
 ring at :data:`RING_MM` and runs on unbroken over :data:`REACH_RUN` of the ring at
-:data:`REACH_MM` (24 points): a finger reaching over the hole, where no peg, its own or a
+:data:`REACH_MM`: a finger reaching over the hole, where no peg, its own or a
 neighbour's, reaches. A pale fingertip over an empty hole covered 6 of the near ring's 16
 points, as many as a peg's own side can, and read red against a cyan-balanced paper (the
 pictures drawn apart from this reader, picture 59); on the far ring it ran over 11 of 24."""
@@ -407,7 +408,7 @@ def recognize(frame: Image, *, kit: Kit | None = None) -> Found:
     counts = np.stack([np.bincount(c, minlength=4) for c in classes])
     best = np.argmax(counts, axis=1)
     shares = counts[np.arange(board.size), best] / classes.shape[1]
-    reach = _around_holes(frame, homography, centres, _ring(REACH_MM, 24)) * gains
+    reach = _around_holes(frame, homography, centres, _ring(REACH_MM, REACH_POINTS)) * gains
     unlike = _unlike_around(best, discs, rings * gains, reach, balanced)
     paper_white = max(float(white.mean()), 1e-3)
     blacks = _blacks(frame, kit, board, homography, markers, gains, paper_white)
