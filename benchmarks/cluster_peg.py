@@ -27,16 +27,15 @@ benchmarks.cluster_peg [--quick] [--json] [--jobs N]``; ``python -m benchmarks``
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from benchmarks.machine import header, machine_info
+from benchmarks.runner import emit
 from companion.cluster_peg import movegen
 from companion.cluster_peg.atoms import Colour
 from companion.cluster_peg.bot import DEFAULT_SECONDS, STRONGEST, WIN, judge
@@ -564,7 +563,6 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         "(about a minute a game here; not run unless asked)",
     )
     args, _ = parser.parse_known_args(argv)
-    stream = out if out is not None else sys.stdout
     results = run(
         quick=args.quick,
         jobs=max(1, args.jobs),
@@ -572,11 +570,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         seconds=args.seconds,
         knowing=max(0, args.knowing),
     )
-    if args.json:
-        stream.write(json.dumps(results, indent=2, sort_keys=True) + "\n")
-    else:
-        stream.write(format_report(results) + "\n")
-    return 0
+    return emit(results, format_report, as_json=args.json, out=out)
 
 
 if __name__ == "__main__":

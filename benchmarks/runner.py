@@ -132,11 +132,22 @@ def command(
     for name, text in flags:
         parser.add_argument(f"--{name}", action="store_true", help=text)
     args = parser.parse_args(argv)
-    stream = out if out is not None else sys.stdout
     keys = [name.replace("-", "_") for name, _ in flags]
     given = {key: True for key in keys if getattr(args, key)}
-    results = run(quick=args.quick, **given)
-    if args.json:
+    return emit(run(quick=args.quick, **given), report, as_json=args.json, out=out)
+
+
+def emit(
+    results: dict[str, Any],
+    report: Callable[[dict[str, Any]], str],
+    *,
+    as_json: bool,
+    out: TextIO | None,
+) -> int:
+    """Write a benchmark's ``results`` to ``out`` (standard output by default), as JSON or
+    as its ``report``; the command's exit status."""
+    stream = out if out is not None else sys.stdout
+    if as_json:
         stream.write(json.dumps(results, indent=2, sort_keys=True) + "\n")
     else:
         stream.write(report(results) + "\n")

@@ -34,11 +34,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import pickle
 import random
 import statistics
-import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -48,6 +46,7 @@ from typing import Any, TextIO
 import cv2
 
 from benchmarks.machine import header, machine_info
+from benchmarks.runner import emit
 from companion.local_cluster.atoms import CARRIER_CAPACITY, Colour, SectorId, UnitType
 from companion.local_cluster.state import Craft, State
 from vision.errors import VisionError
@@ -578,7 +577,6 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         help="put three to six dark strike craft (blue, purple, red, green) on every tile",
     )
     args = parser.parse_args(argv)
-    stream = out if out is not None else sys.stdout
     results = run(
         quick=args.quick,
         boards_count=args.boards,
@@ -587,11 +585,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         harsh=args.harsher,
         dark=args.dark_craft,
     )
-    if args.json:
-        stream.write(json.dumps(results, indent=2, sort_keys=True) + "\n")
-    else:
-        stream.write(format_report(results) + "\n")
-    return 0
+    return emit(results, format_report, as_json=args.json, out=out)
 
 
 if __name__ == "__main__":

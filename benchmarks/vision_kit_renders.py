@@ -14,14 +14,13 @@ picture is read alone, told the tiles on the table as ``companion scan --expect`
 from __future__ import annotations
 
 import argparse
-import json
 import random
-import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
 from benchmarks.local_cluster_kit_renders import LcRender, render
 from benchmarks.machine import header, machine_info
+from benchmarks.runner import emit
 from benchmarks.vision import (
     BANDS,
     _band,
@@ -143,12 +142,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     )
     args = parser.parse_args(argv)
     results = run(quick=args.quick, pictures=args.pictures, seed=args.seed, stills=args.stills)
-    stream = out if out is not None else sys.stdout
-    if args.json:
-        stream.write(json.dumps(results, indent=2, sort_keys=True) + "\n")
-    else:
-        stream.write(format_report(results) + "\n")
-    return 0
+    return emit(results, format_report, as_json=args.json, out=out)
 
 
 if __name__ == "__main__":

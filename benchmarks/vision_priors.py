@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import math
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from benchmarks.machine import header, machine_info
+from benchmarks.runner import emit
 from benchmarks.vision import BOARDS, HARSHER, SEED, boards, clear_prior, rendered
 from vision.errors import VisionError
 from vision.local_cluster.recognize import Prior, TilePose, recognize
@@ -129,12 +128,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     )
     args = parser.parse_args(argv)
     results = run(args.boards, args.cache, args.seed, args.harsher)
-    stream = out if out is not None else sys.stdout
-    if args.json:
-        stream.write(json.dumps(results, indent=2, sort_keys=True) + "\n")
-    else:
-        stream.write(format_report(results) + "\n")
-    return 0
+    return emit(results, format_report, as_json=args.json, out=out)
 
 
 if __name__ == "__main__":
