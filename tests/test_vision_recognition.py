@@ -1253,7 +1253,9 @@ def test_even_glare_on_the_card_is_taken_off_up_to_the_papers_own_white(
     evenly (their sides agree), and at ``CARD_GLARE_MOST`` 0.3 the card was refused as
     glared: no claim or unit on either board was read (312 of 395 and 252 of 315 visible
     slots right). Each black square says how much glare its swatch has, and that is taken
-    off up to as bright again as the paper: 394 and 307 right, nothing read wrong."""
+    off up to as bright again as the paper: 394 and 307 right, nothing read wrong. (A card
+    refused now leaves colours to the tiles' white squares and the kit's printed colours,
+    ``SQUARES_LEAST_PX_PER_MM``; that is turned off here, to see the card's part.)"""
     rendered = benchmark_picture(boards(index + 1, seed=seed, harsh=harsh)[index])[0]
     found = recognize(rendered.image, expected=list(rendered.tiles))
     assert not any("calibration card" in note for note in found.notes)
@@ -1261,6 +1263,7 @@ def test_even_glare_on_the_card_is_taken_off_up_to_the_papers_own_white(
     assert tally.wrong == [] and tally.occluded_wrong == []
     assert tally.right >= 0.97 * tally.visible, tally.unknown
     monkeypatch.setattr(colour, "CARD_GLARE_MOST", 0.3)
+    monkeypatch.setattr(recognize_module, "SQUARES_LEAST_PX_PER_MM", 99.0)
     before = recognize(rendered.image, expected=list(rendered.tiles))
     assert any("glare on the calibration card" in note for note in before.notes)
     assert _tally(rendered, before).right < 0.81 * tally.visible
@@ -1285,6 +1288,57 @@ def test_glare_brighter_than_the_paper_on_the_card_refuses_its_colours(
     monkeypatch.setattr(colour, "CARD_GLARE_MOST", 1.1)
     read_anyway = recognize(rendered.image, expected=list(rendered.tiles))
     assert any("colours do not match" in note for note in read_anyway.notes)
+
+
+def test_a_refused_card_leaves_colours_to_the_tiles_white_squares(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's benchmark, seed 7's picture 25 (1.1 px/mm), the card refused as glared
+    (above): its swatches say nothing, but each tile's white square is printed on the
+    tokens' paper and shows the light's colour. Read against the kit's printed colours in
+    that light, 42 more of its slots read right and none wrong
+    (``SQUARES_LEAST_PX_PER_MM``); without it, no claim's colour is read."""
+    rendered = benchmark_picture(boards(26, seed=7)[25])[0]
+    found = recognize(rendered.image, expected=list(rendered.tiles))
+    assert any("in the light of the tiles' white squares" in note for note in found.notes)
+    tally = _tally(rendered, found)
+    assert tally.wrong == [] and tally.occluded_wrong == []
+    monkeypatch.setattr(recognize_module, "SQUARES_LEAST_PX_PER_MM", 99.0)
+    without = recognize(rendered.image, expected=list(rendered.tiles))
+    assert any("no token colour is read" in note for note in without.notes)
+    assert _tally(rendered, without).right <= tally.right - 40
+
+
+def test_without_the_card_a_coarse_picture_reads_no_colour(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's benchmark, seed 11's picture 38 (0.53 px/mm, 1.2 px of blur), its card
+    glared: below ``SQUARES_LEAST_PX_PER_MM`` no colour is read without the card. Read
+    against the kit's printed colours anyway, its blurred pink claims read white at 0.8: the
+    card's own swatches share a picture's blur and printer, the printed colours do not."""
+    rendered = benchmark_picture(boards(39, seed=11)[38])[0]
+    found = recognize(rendered.image, expected=list(rendered.tiles))
+    assert any("no token colour is read" in note for note in found.notes)
+    assert _tally(rendered, found).wrong == []
+    monkeypatch.setattr(recognize_module, "SQUARES_LEAST_PX_PER_MM", 0.5)
+    anyway = _tally(rendered, recognize(rendered.image, expected=list(rendered.tiles)))
+    assert "S6 claim: pink read white" in anyway.wrong
+
+
+def test_the_light_of_the_tiles_white_squares_is_their_whitest_points_colour() -> None:
+    """The light's colour from the tiles' white squares: each square's whitest quarter (blur
+    mixes its edges with the black marker and the dark tile), the median over the tiles,
+    scaled to luminance 1; a tile under a coloured highlight does not sway it."""
+    lay = layout(load_kit(), 0)
+    tint = np.array([1.1, 1.0, 0.8], np.float32)
+    part = np.full((3, len(lay.points), 3), 0.05, np.float32)
+    strip = np.arange(len(lay.points))[lay.strip_at]
+    shades = np.linspace(0.2, 1.0, len(strip), dtype=np.float32)
+    part[:, strip] = shades[None, :, None] * tint
+    part[2, strip] = np.array([0.3, 1.0, 1.6], np.float32)  # one tile's square, glared blue
+    got = recognize_module._squares_white({0: part}, {0: lay})
+    want = tint / float(colour.luminance(tint))
+    assert np.allclose(got, want, atol=1e-3)
 
 
 @pytest.mark.parametrize(

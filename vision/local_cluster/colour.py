@@ -300,8 +300,8 @@ def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> Card:
             glare=True,
             notes=(
                 "the calibration card's white patch reads no lighter than the black square "
-                "on it: glare washes it out, or something covers it; colours are not read; "
-                "move the lamp, or clear the card",
+                "on it: glare washes it out, or something covers it; its colours cannot be "
+                "used; move the lamp, or clear the card",
             ),
         )
     if (paper >= LINEAR[CLIPPED]).mean() > 0.01:
@@ -353,7 +353,7 @@ def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> Card:
     if glare:
         notes.append(
             "glare on the calibration card, or something on it (too much, or too uneven, to "
-            "take off): colours are not read; move the lamp, or clear the card"
+            "take off): its colours cannot be used; move the lamp, or clear the card"
         )
     if covered:
         names_of = f"{', '.join(covered)} swatch{'es' if len(covered) > 1 else ''}"

@@ -47,7 +47,7 @@ from vision.local_cluster.colour import (
     read_card,
 )
 from vision.local_cluster.kit import Kit, load_kit
-from vision.local_cluster.layout import keep_off, layout, white_margin
+from vision.local_cluster.layout import VariantLayout, keep_off, layout, white_margin
 from vision.local_cluster.markers import EDGE_TO_SIGMA, Marker, edge_spread, find_markers
 from vision.local_cluster.plane import (
     _adjacent_pairs,
@@ -124,6 +124,19 @@ in a coarse picture each swatch takes colour from the card's white around it, mo
 dark one (issue 18's benchmark, new faces: at 0.6-0.84 px/mm in warm JPEG 60 pictures the
 swatches lay 35-39 apart from the tiles, and a purple claim read blue, a green strike craft
 aqua, a red carrier pink; every picture of 1 px/mm and above lay within 28)."""
+SQUARES_LEAST_PX_PER_MM = FINE_PX_PER_MM
+"""With the card's colours unusable (glare, or something over its white patch), token colours
+are read against the kit's printed ones, in the light's colour as the tiles' white squares
+show it, from this many pixels per mm: on 25 sets of issue 18's benchmark at every scale,
+202 more slots right and none wrong; below it, where the card's swatches and the tokens
+share the picture's blur and the printed colours do not, 6 wrong at 0.51-0.61 px/mm (pink
+claims read white, and coarse glyphs). On the tables drawn apart from the recognizer, whose
+auto exposure and lamps take the card's colours in 7 of 42 pictures from 1 px/mm, 2,010
+visible slots right became 2,117 of 2,304, none wrong."""
+SQUARE_WHITEST = 75
+"""The light's colour on a tile's white square is read from its points at or above this
+percentile of their luminance: blur mixes the square's edges with the black marker and the
+dark tile round it."""
 CARRIED_NEIGHBOURS = 2
 """A tile whose marker is hidden is placed from the prior only when at least this many found
 tiles near it agree on how the board moved since (:func:`carried`)."""
@@ -698,14 +711,38 @@ def read_tiles(
         seen = luminance(rgb[:at]).reshape(len(card_hs), len(strip))
         card_strip = float(median(percentile(seen, 90, axis=1)))
     parts: dict[int, Floats] = {}
+    for v, lay in layouts.items():
+        count = len(order[v]) * len(lay.points)
+        parts[v] = rgb[at : at + count].reshape(len(order[v]), len(lay.points), 3)
+        at += count
+    tile_luminance = card.tile_luminance
+    by_squares = False
+    if card.glare:
+        # Nothing on the card can be trusted: light levels as the kit is meant to print, and
+        # in a picture fine enough, colours against the kit's printed ones in the light the
+        # tiles' white squares show.
+        card = dataclasses.replace(nominal_card(kit), glare=True)
+        tile_luminance = card.tile_luminance
+        by_squares = px_per_mm >= SQUARES_LEAST_PX_PER_MM
+        if by_squares:
+            light_colour = _squares_white(parts, layouts)
+            parts = {v: part / light_colour for v, part in parts.items()}
+            notes.append(
+                "without the calibration card, token colours are read against the kit's "
+                "printed colours in the light of the tiles' white squares: a printer's own "
+                "colours may differ, so clear the card for the surest reading"
+            )
+        else:
+            notes.append(
+                "without the calibration card no token colour is read in a picture this "
+                f"coarse (under {SQUARES_LEAST_PX_PER_MM} pixels per mm): clear the card, or "
+                "move the camera closer"
+            )
     backgrounds = np.zeros(len(tiles))
     lows = np.zeros(len(tiles))
     strips = np.zeros(len(tiles))
     for v, lay in layouts.items():
-        count = len(order[v]) * len(lay.points)
-        part = rgb[at : at + count].reshape(len(order[v]), len(lay.points), 3)
-        at += count
-        parts[v] = part
+        part = parts[v]
         field = luminance(part[:, lay.field_at])
         backgrounds[order[v]] = median(field, axis=1)
         lows[order[v]] = percentile(field, FIELD_LOW, axis=1)
@@ -716,11 +753,6 @@ def read_tiles(
     # tile's own scale. Its dark printed background is then what glare lifts: what it shows
     # beyond the printed tile's luminance under that light is glare, taken off the tile (and
     # too much of it makes the tile's slots unknown).
-    tile_luminance = card.tile_luminance
-    if card.glare:
-        # Nothing on the card can be trusted: light levels as the kit is meant to print.
-        card = dataclasses.replace(nominal_card(kit), glare=True)
-        tile_luminance = card.tile_luminance
     sigma = max(blur_px, 0.3)
     half = (kit.white_side - kit.marker_side) / 4
     card_keep = _kept(half, sigma / _scales(card_hs)) if len(card_hs) else np.ones(1)
@@ -778,7 +810,9 @@ def read_tiles(
         # Channels as rows: a median along each contiguous row, not down strided columns.
         lab(median(np.ascontiguousarray(bare.T), axis=1).astype(np.float32)),
         float(median(luminance(bare))),
-        colours=not card.glare and not card.part_covered and px_per_mm >= SMALLEST_PX_PER_MM,
+        colours=(by_squares or not card.glare)
+        and not card.part_covered
+        and px_per_mm >= SMALLEST_PX_PER_MM,
         fine=px_per_mm >= FINE_PX_PER_MM,
         smeared_far=FAR if px_per_mm >= COARSE_PX_PER_MM else SMEARED_FAR_COARSE,
     )
@@ -805,6 +839,21 @@ def read_tiles(
     for v, (which, _, _) in groups.items():
         for i, slots in zip(which, readings[v], strict=True):
             out[i] = tuple(slots)
+    return out
+
+
+def _squares_white(parts: dict[int, Floats], layouts: dict[int, VariantLayout]) -> Floats:
+    """The light's colour as the tiles' white squares show it (linear R, G, B of luminance
+    1): each square's whitest points (:data:`SQUARE_WHITEST`), the median over the tiles.
+    The squares are printed on the paper the tokens are, so the paper's tint goes with it."""
+    whites = []
+    for v, part in parts.items():
+        square = part[:, layouts[v].strip_at]
+        shade = luminance(square)
+        whitest = shade >= np.percentile(shade, SQUARE_WHITEST, axis=1, keepdims=True)
+        whites.append(np.nanmedian(np.where(whitest[..., None], square, np.nan), axis=1))
+    colour = median(np.concatenate(whites), axis=0)
+    out: Floats = (colour / max(float(luminance(colour)), 1e-6)).astype(np.float32)
     return out
 
 
