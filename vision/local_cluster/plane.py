@@ -119,12 +119,18 @@ def _plane(
     The markers' squareness fixes the plane up to a similarity (:func:`_rectifier`); their
     known size fixes its scale and the card's markers where it lies. Each tile marker is then
     placed rigidly on that plane, and the plane is fitted once more to all markers together.
+    Without the card's markers the first tile's marker lies at the table's origin, unturned.
     """
-    card_mm = np.array([p for m in card for p in kit.card_marker_corners(m.id)], np.float64)
-    card_px = np.concatenate([m.corners for m in card])
     model = np.array(kit.marker_corners(), np.float64)
+    if card:
+        card_mm = np.array([p for m in card for p in kit.card_marker_corners(m.id)], np.float64)
+        card_px = np.concatenate([m.corners for m in card])
+        everything = [*card, *tiles]
+        anchors = len(card)
+    else:
+        card_mm, card_px = model, tiles[0].corners.astype(np.float64)
+        everything, anchors = list(tiles), 1
     size = float(np.sqrt((model**2).sum(axis=1).mean()))
-    everything = [*card, *tiles]
     quads = np.array([m.corners for m in everything])
     plane = _homography(card_mm, card_px)
     rectifier = _rectifier(quads)
@@ -136,7 +142,7 @@ def _plane(
             rectifier = rectifier @ np.diag([1.0, -1.0, 1.0])
         sizes = np.sqrt(((flat - flat.mean(axis=1, keepdims=True)) ** 2).sum(axis=2).mean(axis=1))
         k = float(median(sizes)) / size
-        card_flat = flat[: len(card)].reshape(-1, 2) / k
+        card_flat = flat[:anchors].reshape(-1, 2) / k
         (cx, cy), angle = _rigid(card_mm - card_mm.mean(axis=0), card_flat)
         # card_flat ~ R(angle) (card_mm - mean) + centre
         t = math.radians(angle)

@@ -123,16 +123,19 @@ board, and no token's colour is read. JPEG keeps colour at half the resolution o
 in a coarse picture each swatch takes colour from the card's white around it, most of all a
 dark one (issue 18's benchmark, new faces: at 0.6-0.84 px/mm in warm JPEG 60 pictures the
 swatches lay 35-39 apart from the tiles, and a purple claim read blue, a green strike craft
-aqua, a red carrier pink; every picture of 1 px/mm and above lay within 28)."""
-SQUARES_LEAST_PX_PER_MM = FINE_PX_PER_MM
-"""With the card's colours unusable (glare, or something over its white patch), token colours
-are read against the kit's printed ones, in the light's colour as the tiles' white squares
-show it, from this many pixels per mm: on 25 sets of issue 18's benchmark at every scale,
-202 more slots right and none wrong; below it, where the card's swatches and the tokens
-share the picture's blur and the printed colours do not, 6 wrong at 0.51-0.61 px/mm (pink
-claims read white, and coarse glyphs). On the tables drawn apart from the recognizer, whose
-auto exposure and lamps take the card's colours in 7 of 42 pictures from 1 px/mm, 2,010
-visible slots right became 2,117 of 2,304, none wrong."""
+aqua, a red carrier pink; every picture of 1 px/mm and above lay within 28 then). From
+:data:`SQUARES_LEAST_PX_PER_MM` the tiles' white squares stand in for the card."""
+SQUARES_LEAST_PX_PER_MM = COARSE_PX_PER_MM
+"""With the card's colours unusable (glare, something over its white patch, its tile swatch
+:data:`CARD_TILE_APART` from the tiles, or no card in the picture), token colours are read
+against the kit's printed ones (``slots.PRINTED_FAR``), each tile in the light its own
+white square shows, from this many pixels per mm. On 25 sets of issue 18's benchmark at
+every scale: 444 more visible slots right, none wrong, all from 1 px/mm. From 0.85 px/mm a
+blue strike craft read empty at 0.93 px/mm; below that, where the card's swatches share
+the picture's blur and the printed colours do not, 6 read wrong at 0.51-0.61 px/mm (pink
+claims white, and coarse glyphs). On the tables drawn apart from the recognizer, whose auto
+exposure and lamps take the card's colours in 7 of 42 pictures from 1 px/mm and leave it
+out of one, 2,010 visible slots right became 2,127 of 2,304, none wrong."""
 SQUARE_WHITEST = 75
 """The light's colour on a tile's white square is read from its points at or above this
 percentile of their luminance: blur mixes the square's edges with the black marker and the
@@ -243,7 +246,8 @@ def recognize(
     expected: Collection[SectorId] | int | None = None,
     prior: Prior | None = None,
 ) -> Recognition:
-    """Read a BGR picture of the table; CardNotFound without the calibration card.
+    """Read a BGR picture of the table; CardNotFound without the calibration card, unless
+    the tiles' markers show it at :data:`SQUARES_LEAST_PX_PER_MM` or more.
 
     ``expected`` is the tiles the table should have (the tracked game's sectors, or just how
     many), when known: if fewer markers show, the detector looks again more carefully, and
@@ -257,22 +261,11 @@ def recognize(
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     markers = find_markers(gray, kit, count)
     card_markers = [m for m in markers if m.id in kit.card.markers]
-    if len(card_markers) < 2:
-        tiles_seen = [m for m in markers if kit.is_sector_marker(m.id)]
-        hint = (
-            "; no tile marker was found either: if the board is in view, the picture is too "
-            "small or too blurred (move the camera closer, focus it, or use the still camera)"
-        )
-        if tiles_seen:
-            size = float(np.median(np.sqrt(_areas(np.array([m.corners for m in tiles_seen])))))
-            scale = size / kit.marker_side
-            hint = f"; {len(tiles_seen)} tile markers were found, at {scale:.2f} pixels per mm"
-            if scale < SLOTS_PX_PER_MM:
-                hint += ": the picture may be too small or blurred to find the card's markers"
-        raise CardNotFound(
-            "the calibration card is not in the picture (at least 2 of its 4 markers must show)"
-            + hint
-        )
+    without_card = len(card_markers) < 2
+    if without_card:
+        _without_card(markers, kit)  # raises unless the tiles can be read without it
+        markers = [m for m in markers if m.id not in kit.card.markers]
+        card_markers = []
     notes: list[str] = []
     tile_markers: list[Marker] = []
     for marker in markers:
@@ -290,7 +283,11 @@ def recognize(
             tile_markers.append(marker)
             poses.append(pose)
             rescued.add(f"S{marker.id}")
-    card = read_card(image, table_to_image, kit)
+    card = (
+        dataclasses.replace(nominal_card(kit), glare=True, notes=(NO_CARD,))
+        if without_card
+        else read_card(image, table_to_image, kit)
+    )
     found: list[tuple[SectorId, Pose, bool]] = [
         (f"S{marker.id}", pose, False) for marker, pose in zip(tile_markers, poses, strict=True)
     ]
@@ -384,6 +381,36 @@ def recognize(
 
 
 Pose = tuple[tuple[float, float], float]
+
+NO_CARD = (
+    "the calibration card is not in the picture: put it beside the board for the surest colours"
+)
+
+
+def _without_card(markers: Sequence[Marker], kit: Kit) -> None:
+    """Whether a picture without the card's markers is read at all: only when its tile
+    markers show it at :data:`SQUARES_LEAST_PX_PER_MM` or more, where colours are read
+    against the kit's printed ones in the light of the tiles' white squares. Otherwise
+    :class:`CardNotFound`, saying what was found."""
+    tiles_seen = [m for m in markers if kit.is_sector_marker(m.id)]
+    hint = (
+        "; no tile marker was found either: if the board is in view, the picture is too "
+        "small or too blurred (move the camera closer, focus it, or use the still camera)"
+    )
+    if tiles_seen:
+        size = float(np.median(np.sqrt(_areas(np.array([m.corners for m in tiles_seen])))))
+        scale = size / kit.marker_side
+        if scale >= SQUARES_LEAST_PX_PER_MM:
+            return
+        hint = (
+            f"; {len(tiles_seen)} tile markers were found, at {scale:.2f} pixels per mm (under "
+            f"{SQUARES_LEAST_PX_PER_MM}, the card is needed)"
+        )
+        if scale < SLOTS_PX_PER_MM:
+            hint += ": the picture may be too small or blurred to find the card's markers"
+    raise CardNotFound(
+        "the calibration card is not in the picture (at least 2 of its 4 markers must show)" + hint
+    )
 
 
 def _on_the_grid(
@@ -678,6 +705,7 @@ def read_tiles(
     notes = [] if notes is None else notes
     if not tiles:
         return []
+    given = image, blur_px  # a card that cannot be used reads them again
     hs = np.array([h for h, _ in tiles])
     card_hs = np.array(list(card_markers)).reshape(-1, 3, 3)
     if px_per_mm > SAMPLE_PX_PER_MM:
@@ -716,17 +744,18 @@ def read_tiles(
         parts[v] = rgb[at : at + count].reshape(len(order[v]), len(lay.points), 3)
         at += count
     tile_luminance = card.tile_luminance
+    hidden = np.array([bool(b) for b in borrowed] or [False] * len(tiles))
     by_squares = False
     if card.glare:
         # Nothing on the card can be trusted: light levels as the kit is meant to print, and
-        # in a picture fine enough, colours against the kit's printed ones in the light the
-        # tiles' white squares show.
+        # in a picture fine enough, colours against the kit's printed ones, each tile in the
+        # light its own white square shows.
         card = dataclasses.replace(nominal_card(kit), glare=True)
         tile_luminance = card.tile_luminance
         by_squares = px_per_mm >= SQUARES_LEAST_PX_PER_MM
         if by_squares:
-            light_colour = _squares_white(parts, layouts)
-            parts = {v: part / light_colour for v, part in parts.items()}
+            lights = _squares_light(parts, layouts, order, hidden)
+            parts = {v: part / lights[order[v]][:, None, :] for v, part in parts.items()}
             notes.append(
                 "without the calibration card, token colours are read against the kit's "
                 "printed colours in the light of the tiles' white squares: a printer's own "
@@ -758,7 +787,6 @@ def read_tiles(
     card_keep = _kept(half, sigma / _scales(card_hs)) if len(card_hs) else np.ones(1)
     calibration = card_strip / max(float(median(card_keep)), 1e-3)
     levels = strips / np.maximum(calibration * _kept(half, sigma / _scales(hs)), 1e-6)
-    hidden = np.array([bool(b) for b in borrowed] or [False] * len(tiles))
     if hidden.any() and not hidden.all():
         # A tile placed from the prior has its white square hidden: its light is that of
         # the nearest tiles whose squares show (the picture's light changes slowly).
@@ -815,14 +843,33 @@ def read_tiles(
         and px_per_mm >= SMALLEST_PX_PER_MM,
         fine=px_per_mm >= FINE_PX_PER_MM,
         smeared_far=FAR if px_per_mm >= COARSE_PX_PER_MM else SMEARED_FAR_COARSE,
+        printed=by_squares,
     )
     apart = float(np.linalg.norm(card.swatches["tile"] - refs.tile))
     if refs.colours and apart > CARD_TILE_APART:
+        mismatch = (
+            f"the tiles' bare print reads {apart:.0f} from the kit's printed tile colour: "
+            "colours are not read; light the board evenly, with whiter light"
+            if by_squares
+            else f"the calibration card's colours do not match the board's (its tile swatch "
+            f"reads {apart:.0f} from the tiles themselves)"
+        )
+        if px_per_mm >= SQUARES_LEAST_PX_PER_MM and not by_squares:
+            # Read again as without the card: its swatches are not the board's colours.
+            notes.append(
+                f"{mismatch}: its colours cannot be used; move the lamp, or clear the card"
+            )
+            unused = dataclasses.replace(card, glare=True)
+            image, blur_px = given
+            return read_tiles(
+                image, tiles, kit, unused, card_markers, px_per_mm, extra, blur_px, borrowed, notes
+            )
         refs = dataclasses.replace(refs, colours=False)
         notes.append(
-            f"the calibration card's colours do not match the board's (its tile swatch reads "
-            f"{apart:.0f} from the tiles themselves): colours are not read; move the camera "
-            "closer, or use the still camera's full resolution"
+            mismatch
+            if by_squares
+            else f"{mismatch}: colours are not read; move the camera closer, or use the still "
+            "camera's full resolution"
         )
     lit = light({v: (layouts[v], linear, taken) for v, (_, linear, taken) in groups.items()}, refs)
     measured = measure(layouts, lit, refs, by_marker)
@@ -842,18 +889,26 @@ def read_tiles(
     return out
 
 
-def _squares_white(parts: dict[int, Floats], layouts: dict[int, VariantLayout]) -> Floats:
-    """The light's colour as the tiles' white squares show it (linear R, G, B of luminance
-    1): each square's whitest points (:data:`SQUARE_WHITEST`), the median over the tiles.
-    The squares are printed on the paper the tokens are, so the paper's tint goes with it."""
-    whites = []
+def _squares_light(
+    parts: dict[int, Floats],
+    layouts: dict[int, VariantLayout],
+    order: Sequence[npt.NDArray[np.intp]],
+    hidden: npt.NDArray[np.bool_],
+) -> Floats:
+    """The light's colour on each tile (tiles x linear R, G, B, of luminance 1) as its white
+    square shows it: the square's whitest points (:data:`SQUARE_WHITEST`). The squares are
+    printed on the paper the tokens are, so the paper's tint goes with it, and each tile
+    takes its own: two lamps of different colours light a board unevenly. A tile whose
+    square is hidden (placed from the prior) takes the median of the others'."""
+    out = np.ones((len(hidden), 3), np.float32)
     for v, part in parts.items():
         square = part[:, layouts[v].strip_at]
         shade = luminance(square)
         whitest = shade >= np.percentile(shade, SQUARE_WHITEST, axis=1, keepdims=True)
-        whites.append(np.nanmedian(np.where(whitest[..., None], square, np.nan), axis=1))
-    colour = median(np.concatenate(whites), axis=0)
-    out: Floats = (colour / max(float(luminance(colour)), 1e-6)).astype(np.float32)
+        out[order[v]] = np.nanmedian(np.where(whitest[..., None], square, np.nan), axis=1)
+    if hidden.any():
+        out[hidden] = median(out[~hidden] if not hidden.all() else out, axis=0)
+    out /= np.maximum(luminance(out), 1e-6)[:, None]
     return out
 
 
