@@ -876,7 +876,7 @@ def test_a_card_the_board_does_not_match_in_a_fine_picture_leaves_colours_to_the
     rendered = benchmark_picture(boards(9, seed=107)[8])[0]
     found = recognize(rendered.image, expected=list(rendered.tiles))
     assert any("colours do not match" in note and "lamp" in note for note in found.notes)
-    assert any("white squares" in note for note in found.notes)
+    assert any("its own white square" in note for note in found.notes)
     tally = _tally(rendered, found)
     assert tally.wrong == [] and tally.occluded_wrong == []
     assert tally.right >= 0.95 * tally.visible, tally.unknown
@@ -1322,7 +1322,7 @@ def test_a_refused_card_leaves_colours_to_the_tiles_white_squares(
     (``SQUARES_LEAST_PX_PER_MM``); without it, no claim's colour is read."""
     rendered = benchmark_picture(boards(26, seed=7)[25])[0]
     found = recognize(rendered.image, expected=list(rendered.tiles))
-    assert any("in the light of the tiles' white squares" in note for note in found.notes)
+    assert any("each tile in the light of its own white square" in note for note in found.notes)
     tally = _tally(rendered, found)
     assert tally.wrong == [] and tally.occluded_wrong == []
     monkeypatch.setattr(recognize_module, "SQUARES_LEAST_PX_PER_MM", 99.0)

@@ -757,13 +757,13 @@ def read_tiles(
             lights = _squares_light(parts, layouts, order, hidden)
             parts = {v: part / lights[order[v]][:, None, :] for v, part in parts.items()}
             notes.append(
-                "without the calibration card, token colours are read against the kit's "
-                "printed colours in the light of the tiles' white squares: a printer's own "
-                "colours may differ, so clear the card for the surest reading"
+                "without the calibration card's colours, tokens are read against the kit's "
+                "printed colours, each tile in the light of its own white square: less surely "
+                "(a printer's own colours may differ), so some may be unknown"
             )
         else:
             notes.append(
-                "without the calibration card no token colour is read in a picture this "
+                "without the calibration card's colours no token colour is read in a picture this "
                 f"coarse (under {SQUARES_LEAST_PX_PER_MM} pixels per mm): clear the card, or "
                 "move the camera closer"
             )
