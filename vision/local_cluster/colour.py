@@ -361,7 +361,7 @@ def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> Card:
             f"something covers the calibration card ({names_of}: a hand, a card, a "
             "shadow?): "
             + (
-                "colours are not read; clear the card"
+                "its colours cannot be used; clear the card"
                 if halves
                 else "their printed colours stand in for them; clear the card"
             )

@@ -126,11 +126,12 @@ swatches lay 35-39 apart from the tiles, and a purple claim read blue, a green s
 aqua, a red carrier pink; every picture of 1 px/mm and above lay within 28 then). From
 :data:`SQUARES_LEAST_PX_PER_MM` the tiles' white squares stand in for the card."""
 SQUARES_LEAST_PX_PER_MM = COARSE_PX_PER_MM
-"""With the card's colours unusable (glare, something over its white patch, its tile swatch
-:data:`CARD_TILE_APART` from the tiles, or no card in the picture), token colours are read
+"""With the card's colours unusable (glare, something over its white patch or half over a
+swatch, its tile swatch :data:`CARD_TILE_APART` from the tiles, or no card in the picture),
+token colours are read
 against the kit's printed ones (``slots.PRINTED_FAR``), each tile in the light its own
 white square shows, from this many pixels per mm. On 25 sets of issue 18's benchmark at
-every scale: 444 more visible slots right, none wrong, all from 1 px/mm. From 0.85 px/mm a
+every scale: 474 more visible slots right, none wrong, all from 1 px/mm. From 0.85 px/mm a
 blue strike craft read empty at 0.93 px/mm; below that, where the card's swatches share
 the picture's blur and the printed colours do not, 6 read wrong at 0.51-0.61 px/mm (pink
 claims white, and coarse glyphs). On the tables drawn apart from the recognizer, whose auto
@@ -388,10 +389,10 @@ NO_CARD = (
 
 
 def _without_card(markers: Sequence[Marker], kit: Kit) -> None:
-    """Whether a picture without the card's markers is read at all: only when its tile
-    markers show it at :data:`SQUARES_LEAST_PX_PER_MM` or more, where colours are read
-    against the kit's printed ones in the light of the tiles' white squares. Otherwise
-    :class:`CardNotFound`, saying what was found."""
+    """A picture without the card's markers is read only when its tile markers show it at
+    :data:`SQUARES_LEAST_PX_PER_MM` or more, where colours are read against the kit's printed
+    ones, each tile in its own white square's light; otherwise :class:`CardNotFound`, saying
+    what was found."""
     tiles_seen = [m for m in markers if kit.is_sector_marker(m.id)]
     hint = (
         "; no tile marker was found either: if the board is in view, the picture is too "
@@ -746,10 +747,11 @@ def read_tiles(
     tile_luminance = card.tile_luminance
     hidden = np.array([bool(b) for b in borrowed] or [False] * len(tiles))
     by_squares = False
-    if card.glare:
-        # Nothing on the card can be trusted: light levels as the kit is meant to print, and
-        # in a picture fine enough, colours against the kit's printed ones, each tile in the
-        # light its own white square shows.
+    if card.glare or card.part_covered:
+        # Nothing on the card can be trusted (or a swatch half covered is neither its colour
+        # nor the cover's): light levels as the kit is meant to print, and in a picture fine
+        # enough, colours against the kit's printed ones, each tile in the light its own
+        # white square shows.
         card = dataclasses.replace(nominal_card(kit), glare=True)
         tile_luminance = card.tile_luminance
         by_squares = px_per_mm >= SQUARES_LEAST_PX_PER_MM
@@ -838,9 +840,7 @@ def read_tiles(
         # Channels as rows: a median along each contiguous row, not down strided columns.
         lab(median(np.ascontiguousarray(bare.T), axis=1).astype(np.float32)),
         float(median(luminance(bare))),
-        colours=(by_squares or not card.glare)
-        and not card.part_covered
-        and px_per_mm >= SMALLEST_PX_PER_MM,
+        colours=(by_squares or not card.glare) and px_per_mm >= SMALLEST_PX_PER_MM,
         fine=px_per_mm >= FINE_PX_PER_MM,
         smeared_far=FAR if px_per_mm >= COARSE_PX_PER_MM else SMEARED_FAR_COARSE,
         printed=by_squares,

@@ -205,6 +205,7 @@ of 111,337 right (91.78 %; with the card 93.50 %). One mineral under a hand read
 (``lamps`` 67, picture 3): the kit's grey prints lighter than that printer's, and its inside
 lay no nearer the one than bare tile; with the card it is unknown."""
 PRINTED_BARE = 44.0
+"""...(see ``PRINTED_FAR``): the strike craft that read empty lay 37.8-38.9 from their print."""
 TINT_MARGIN = MARGIN / 2
 TINT_FAR = 1.15 * FAR
 """A token's colour is read with the light around its slot taken off alike in every
