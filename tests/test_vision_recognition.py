@@ -1366,11 +1366,8 @@ def test_each_tiles_light_is_its_white_squares_whitest_points_colour() -> None:
     got = recognize_module._squares_light({0: part}, {0: lay}, [np.arange(4)], hidden)
     want = tints[:3] / colour.luminance(tints[:3].astype(np.float32))[:, None]
     assert np.allclose(got[:3], want, atol=1e-3)
-    assert np.allclose(
-        got[3],
-        np.median(want, axis=0) / colour.luminance(np.median(want, axis=0).astype(np.float32)),
-        atol=1e-3,
-    )
+    middle = np.median(want, axis=0).astype(np.float32)
+    assert np.allclose(got[3], middle / colour.luminance(middle), atol=1e-3)
 
 
 def _card_painted_over(rendered: Rendered) -> Rendered:
@@ -1379,7 +1376,7 @@ def _card_painted_over(rendered: Rendered) -> Rendered:
     found = recognize(rendered.image, expected=list(rendered.tiles))
     w, h = load_kit().card.size
     inner = np.array([[-10, -10], [w + 10, -10], [w + 10, h + 10], [-10, h + 10]], np.float64)
-    outer = inner * 1.0 + np.array([[-25, -25], [25, -25], [25, 25], [-25, 25]])
+    outer = inner + np.array([[-25, -25], [25, -25], [25, 25], [-25, 25]])
     image = rendered.image.copy()
     masks = []
     for corners in (inner, outer):
