@@ -127,8 +127,9 @@ class Card:
     """Light reflected off the card's dark parts: its swatches cannot be trusted."""
     notes: tuple[str, ...] = ()
     part_covered: tuple[str, ...] = ()
-    """The swatches something covers in part (:data:`COVERED_DARKER`, and uneven): no
-    token's colour is read. (A swatch covered whole stands at its printed colour.)"""
+    """The swatches something covers in part (:data:`COVERED_DARKER`, and uneven): the card's
+    colours are not used, as under glare (``recognize.SQUARES_LEAST_PX_PER_MM``). (A swatch
+    covered whole stands at its printed colour.)"""
 
 
 def median(values: npt.NDArray[np.floating], axis: int = 0) -> npt.NDArray[np.floating]:

@@ -350,7 +350,8 @@ class References:
     where 25 empty minerals were unknown for an outline under 0.6 of the board's (with the
     prior, 18 more slots right on seed 2026 and 42 on the five sets, none wrong)."""
     colours: bool = True
-    """False when the card's swatches cannot be trusted (glare on the card)."""
+    """False when no token's colour is read: the card's colours unusable in a picture too
+    coarse for the printed ones, tiles unlike their print, or a picture under 0.5 px/mm."""
     fine: bool = True
     """False when the picture is too coarse for small things (a 1.5 mm outline, a mineral,
     a strike craft) to be told from noise: then only claims and units are read, and no slot
