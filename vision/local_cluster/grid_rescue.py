@@ -92,7 +92,7 @@ def rescued(
     while True:
         cells = [
             (centre, angle)
-            for centre, angle in _free_cells(placed, kit.tile_side)
+            for centre, angle in free_cells(placed, kit.tile_side)
             if all(math.dist(centre, done) >= 0.3 * kit.tile_side for done in looked)
         ]
         more: list[Pose] = []
@@ -126,7 +126,7 @@ def _refined(gray: Image, marker: Marker, kit: Kit, px_per_mm: float) -> Marker:
     return Marker(marker.id, quad)
 
 
-def _free_cells(poses: Sequence[Pose], tile_side: float) -> list[Pose]:
+def free_cells(poses: Sequence[Pose], tile_side: float) -> list[Pose]:
     """The grid cells beside the tiles at ``poses`` that no tile holds: each one's centre
     (table mm) and the turn of the tiles beside it (degrees, within a quarter turn)."""
     centres = np.array([c for c, _ in poses], np.float64)

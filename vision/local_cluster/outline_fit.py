@@ -13,6 +13,8 @@ closer than 18 mm, far beyond the few millimetres looked at."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 import numpy.typing as npt
 
@@ -35,10 +37,21 @@ BESIDE = 1.5
 """The tile is probed this far (mm) outside and inside each outline."""
 
 
-def fitted(gray: Image, kit: Kit, table_to_image: Matrix, variant: int, pose: Pose) -> Pose:
+Probes = tuple[Matrix, npt.NDArray[np.intp]]
+
+
+def fitted(
+    gray: Image,
+    kit: Kit,
+    table_to_image: Matrix,
+    variant: int,
+    pose: Pose,
+    probes: Probes | None = None,
+) -> Pose:
     """The pose within ``REACH_MM`` and ``REACH_DEG`` of ``pose`` where the outlines of
-    ``variant``'s slots show most, in ``gray`` (table mm, degrees)."""
-    probes = _probes(kit, variant)
+    ``variant``'s slots show most, in ``gray`` (table mm, degrees); ``probes`` are
+    ``outline_probes(kit, variant)``, when already made."""
+    probes = outline_probes(kit, variant) if probes is None else probes
     best = pose
     for i, (mm, degrees) in enumerate(STEPS):
         (x, y), angle = best
@@ -53,11 +66,12 @@ def fitted(gray: Image, kit: Kit, table_to_image: Matrix, variant: int, pose: Po
     return best
 
 
-def _probes(kit: Kit, variant: int) -> tuple[Matrix, npt.NDArray[np.intp]]:
-    """Every slot's outline, and the tile just outside and inside it (P x 2, tile mm), and
-    which slot and which of the three each point is."""
+def outline_probes(kit: Kit, variant: int, shapes: Collection[str] | None = None) -> Probes:
+    """Every slot's outline (of the ``shapes`` given, or all), and the tile just outside and
+    inside it (P x 2, tile mm), and which slot and which of the three each point is."""
     points, labels = [], []
-    for s, slot in enumerate(kit.variants[variant]):
+    chosen = [s for s in kit.variants[variant] if shapes is None or s.shape in shapes]
+    for s, slot in enumerate(chosen):
         for part, inradius in enumerate(
             (slot.inradius, slot.inradius + BESIDE, max(slot.inradius - BESIDE, 0.5))
         ):
@@ -70,7 +84,7 @@ def _probes(kit: Kit, variant: int) -> tuple[Matrix, npt.NDArray[np.intp]]:
 def _shown(
     gray: Image,
     table_to_image: Matrix,
-    probes: tuple[Matrix, npt.NDArray[np.intp]],
+    probes: Probes,
     poses: list[Pose],
 ) -> npt.NDArray[np.float64]:
     """How much the slots' outlines show at each pose: each outline's mean grey level above
@@ -91,3 +105,9 @@ def _shown(
     shows = rings[..., 0] - (rings[..., 1] + rings[..., 2]) / 2
     out: npt.NDArray[np.float64] = np.nan_to_num(np.maximum(shows, 0)).sum(axis=1)
     return out
+
+
+def shown_at(gray: Image, table_to_image: Matrix, probes: Probes, pose: Pose) -> float:
+    """How much the slot outlines of ``probes`` (:func:`outline_probes`) show at ``pose``, as
+    :func:`fitted` weighs them."""
+    return float(_shown(gray, table_to_image, probes, [pose])[0])

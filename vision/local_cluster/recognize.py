@@ -17,7 +17,13 @@ With a :class:`Prior` (the camera's last good reading: where each tile lay on th
 tile whose marker is hidden this time (a hand, a card sleeve) is placed where its found
 neighbours' motion carries its last pose (:func:`carried`), then kept only if the picture
 agrees: its printed slot outlines must show where the pose puts them (:data:`CARRIED_EMPTIES`).
-A tile's quarter turn is seen only on its marker, so it comes from the prior alone.
+
+Without one, a tile whose marker is hidden whole is looked for by its printed face
+(:mod:`.face_fit`, :func:`_by_face`) when the table should hold it (``expected``) and it is
+the only missing tile of its variant: its edge line says where it lies, its slot outlines
+which variant it is and which way it lies (each variant's triangles point up its own
+frame), and it is kept on the same evidence as a tile placed from the prior, only where no
+other cell shows the same.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from companion.local_cluster.atoms import SectorId, sector_sort_key
 from companion.local_cluster.board_scan import BoardScan, SlotReading, SlotState, TileReading
 from vision.blas import one_blas_thread
 from vision.errors import CardNotFound, ImageError
-from vision.local_cluster import grid_rescue, outline_fit, tile_edges
+from vision.local_cluster import face_fit, grid_rescue, outline_fit, tile_edges
 from vision.local_cluster.colour import (
     Card,
     lab,
@@ -159,6 +165,9 @@ reads at least this surely (:func:`_placed_right`). (What hides its marker lies 
 tile: a token read less surely there is kept only with its surround clear,
 ``slots.HIDDEN_SURROUND``; an empty reading needs the slot's printed outline to show along
 every side where the pose puts it, which nothing over the slot shows.)"""
+FACE_TURN_SURE = 0.5
+"""A tile placed by its face (:func:`_face_right`) needs an empty triangle or hexagon read at
+least this surely: the evidence of which way its slots lie."""
 SAME_PLACE_MM = 4.0
 SAME_PLACE_DEG = 3.0
 """A tile whose marker the grid found (``grid_rescue``) within this of where the prior
@@ -184,7 +193,7 @@ class TilePose:
     """Its marker's centre (mm)."""
     angle: float
     """Its marker's turn (degrees): with the sector's id, which way its slots lie (its
-    quarter turn), which only the marker shows."""
+    quarter turn)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -211,6 +220,9 @@ class TileFound:
     reading: TileReading
     carried: bool = False
     """Placed from the prior (its marker hidden this time), not by its marker."""
+    by_face: bool = False
+    """Placed where its printed face shows (its marker hidden whole, and no earlier scan
+    placed it), as the one tile of its variant the table should have and does not show."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -305,14 +317,16 @@ def recognize(
             for sector, pose, from_prior in found
         ]
         found += [(sector, pose, True) for sector, pose in carried(found, prior, kit)]
+    quads = np.array([m.corners for m in markers])
+    px_per_mm = float(median(np.sqrt(_areas(quads)))) / kit.marker_side
+    by_face = _by_face(gray, kit, table_to_image, found, expected, prior, px_per_mm)
+    found += by_face
     found.sort(key=lambda f: sector_sort_key(f[0]))
     placed = [
         (table_to_image @ _similarity(centre, angle), kit.variant_of(int(sector[1:])))
         for sector, (centre, angle), _ in found
     ]
     on_card = [table_to_image @ _similarity(kit.card.markers[m.id], 0.0) for m in card_markers]
-    quads = np.array([m.corners for m in markers])
-    px_per_mm = float(median(np.sqrt(_areas(quads)))) / kit.marker_side
     edge_px = edge_spread(gray, quads)
     edge_mm = edge_px / px_per_mm
     card_notes = list(card.notes)
@@ -333,7 +347,14 @@ def recognize(
     for (sector, pose, from_prior), (to_image, variant), slots, shown in zip(
         found, placed, readings, lines_shown, strict=True
     ):
-        if from_prior:
+        if (sector, pose, from_prior) in by_face:
+            if isinstance(slots, str) or not _face_right(slots, shown):
+                continue
+            notes.append(
+                f"{sector}: its marker is hidden; placed where a face like its own shows "
+                "(no other tile the table should have looks like it)"
+            )
+        elif from_prior:
             if isinstance(slots, str) or not _placed_right(slots, shown):
                 notes.append(
                     f"{sector}: its marker is hidden and the picture does not show the tile "
@@ -348,6 +369,7 @@ def recognize(
                 "nothing beside it"
             )
         kept.append((sector, pose, from_prior, to_image, variant, slots))
+    kept = _one_face_each(kept, by_face, notes)
     grid = _grid([pose for _, pose, *_ in kept], kit.tile_side)
     tiles: list[TileFound] = []
     seen_cells: dict[tuple[int, int], str] = {}
@@ -363,7 +385,8 @@ def recognize(
             notes.append(f"{sector} lies on the same grid cell as {seen_cells[(column, row)]}")
         seen_cells[(column, row)] = sector
         reading = TileReading(sector, variant, column, row, rotation, centre, angle, 1.0, slots)
-        tiles.append(TileFound(sector, to_image, reading, from_prior))
+        face = (sector, (centre, angle), from_prior) in by_face
+        tiles.append(TileFound(sector, to_image, reading, from_prior and not face, face))
     poses_kept = [pose for _, pose, *_ in kept]
     near = _near_pairs(poses_kept, kit.tile_side)
     sharing = _adjacent_pairs(poses_kept, near, kit.tile_side)
@@ -382,6 +405,7 @@ def recognize(
 
 
 Pose = tuple[tuple[float, float], float]
+Kept = tuple[SectorId, Pose, bool, Matrix, int, tuple[SlotReading, ...] | str]
 
 NO_CARD = (
     "the calibration card is not in the picture: put it beside the board for the surest colours"
@@ -440,6 +464,91 @@ def _on_the_grid(
         pose = _rigid(model, corners.reshape(4, 2))
         variant = kit.variant_of(marker.id)
         out.append((marker, outline_fit.fitted(gray, kit, table_to_image, variant, pose)))
+    return out
+
+
+def _by_face(
+    gray: Image,
+    kit: Kit,
+    table_to_image: Matrix,
+    found: Sequence[tuple[SectorId, Pose, bool]],
+    expected: Collection[SectorId] | int | None,
+    prior: Prior | None,
+    px_per_mm: float,
+) -> list[tuple[SectorId, Pose, bool]]:
+    """Where the tiles ``expected`` that were not found may lie, their markers hidden whole:
+    each free grid cell where a tile's face shows (:mod:`face_fit`), named by its variant
+    when exactly one missing tile is of that variant. None for a tile an earlier scan placed
+    (:func:`carried` alone places such a tile), nor in a picture coarser than
+    :data:`FINE_PX_PER_MM`. Each is only a candidate (:func:`_face_right`,
+    :func:`_one_face_each`)."""
+    if expected is None or isinstance(expected, int) or px_per_mm < FINE_PX_PER_MM:
+        return []
+    here = {sector for sector, *_ in found}
+    of_variant: dict[int, list[SectorId]] = {}
+    for sector in expected:
+        if sector not in here:
+            of_variant.setdefault(kit.variant_of(int(sector[1:])), []).append(sector)
+    named = {
+        variant: sectors[0]
+        for variant, sectors in of_variant.items()
+        if len(sectors) == 1 and (prior is None or prior.pose(sectors[0]) is None)
+    }
+    if not named:
+        return []
+    own = [
+        (table_to_image @ _similarity(centre, angle), kit.variant_of(int(s[1:])))
+        for s, (centre, angle), from_prior in found
+        if not from_prior
+    ]
+    typical, face_level = _edge_typical(gray, kit, own)
+    poses = [pose for _, pose, _ in found]
+    return [
+        (named[face.variant], face.pose, True)
+        for face in face_fit.faces(gray, kit, table_to_image, poses, typical, face_level)
+        if face.variant in named
+    ]
+
+
+def _face_right(slots: Sequence[SlotReading], edges: tile_edges.Shown | None) -> bool:
+    """Whether a tile placed by its face (:func:`_by_face`) shows itself there: its edge line
+    across x and y, :data:`CARRIED_EMPTIES` empty slot outlines, and among them a triangle or
+    a hexagon read at least :data:`FACE_TURN_SURE`. The edge line is alike on all four
+    sides, and a strike-craft circle alike under every variant that puts one there; only an
+    empty triangle or hexagon, whose outline must show along every side, says which way the
+    slots lie. A claim or unit token read surely does not: a token turned a quarter still
+    covers most of its slot. (Issue 18's benchmark, `hands` 29 picture 14: S14, variant 1,
+    under a hand, was taken for S10 at a quarter turn on five empty craft outlines and a
+    mineral read empty at 0.22, and read a purple destroyer pink.)"""
+    turned = [
+        s
+        for s in slots
+        if s.state is SlotState.EMPTY
+        and not s.slot.startswith("craft")
+        and s.confidence >= FACE_TURN_SURE
+    ]
+    return (
+        edges in (tile_edges.Shown.ALL, tile_edges.Shown.ACROSS)
+        and _outlines_show(slots, craft_count=True)
+        and bool(turned)
+    )
+
+
+def _one_face_each(
+    kept: list[Kept], by_face: Sequence[tuple[SectorId, Pose, bool]], notes: list[str]
+) -> list[Kept]:
+    """``kept`` without the tiles placed by their face where more than one cell shows the
+    same sector's: nothing says which cell holds it."""
+    faces = [k for k in kept if (k[0], k[1], k[2]) in by_face]
+    out = kept
+    for sector in sorted({k[0] for k in faces}, key=sector_sort_key):
+        places = [k for k in faces if k[0] == sector]
+        if len(places) > 1:
+            notes.append(
+                f"{sector}: its marker is hidden and {len(places)} places show a face like "
+                "its tile's: not read"
+            )
+            out = [k for k in out if all(k is not p for p in places)]
     return out
 
 
@@ -536,27 +645,31 @@ def _edges_shown(
     out: list[tile_edges.Shown | None] = [None] * len(found)
     if px_per_mm < FINE_PX_PER_MM or not any(from_prior for *_, from_prior in found):
         return out
-    by_variant = {v: tile_edges.probes(kit, v) for v in {variant for _, variant in placed}}
-    probes = [by_variant[variant] for _, variant in placed]
-    measured = [
-        tile_edges.levels(gray, to_image, edge)
-        for (to_image, _), edge in zip(placed, probes, strict=True)
-    ]
-    own = [
-        (float(np.nanmedian(line - face)), float(np.nanmedian(face)))
-        for (*_, from_prior), (line, face) in zip(found, measured, strict=True)
-        if not from_prior and np.isfinite(line - face).any()
-    ]
-    typical, face_level = (
-        (float(np.median([c for c, _ in own])), float(np.median([f for _, f in own])))
-        if own
-        else (0.0, 0.0)
-    )
+    own = [p for p, (*_, from_prior) in zip(placed, found, strict=True) if not from_prior]
+    typical, face_level = _edge_typical(gray, kit, own)
     for i, (*_, from_prior) in enumerate(found):
         if from_prior:
-            line, face = measured[i]
-            out[i] = tile_edges.shown(line - face, probes[i], typical, line, face_level)
+            to_image, variant = placed[i]
+            edge = tile_edges.probes(kit, variant)
+            line, face = tile_edges.levels(gray, to_image, edge)
+            out[i] = tile_edges.shown(line - face, edge, typical, line, face_level)
     return out
+
+
+def _edge_typical(
+    gray: Image, kit: Kit, placed: Sequence[tuple[Matrix, int]]
+) -> tuple[float, float]:
+    """How much lighter than the face beside it the edge line of the tiles ``placed`` by
+    their own marker shows (the median tile's median position), and how light their faces
+    are; 0 for both without such a tile."""
+    own = []
+    for to_image, variant in placed:
+        line, face = tile_edges.levels(gray, to_image, tile_edges.probes(kit, variant))
+        if np.isfinite(line - face).any():
+            own.append((float(np.nanmedian(line - face)), float(np.nanmedian(face))))
+    if not own:
+        return 0.0, 0.0
+    return float(np.median([c for c, _ in own])), float(np.median([f for _, f in own]))
 
 
 def _placed_right(slots: Sequence[SlotReading], edges: tile_edges.Shown | None = None) -> bool:

@@ -67,8 +67,9 @@ class EdgeProbes:
     """P: which side (0 +y, 1 +x, 2 -y, 3 -x): sides 0 and 2 lie across y, 1 and 3 across x."""
 
 
-def probes(kit: Kit, variant: int) -> EdgeProbes:
-    """The positions probed on ``variant``'s face, clear of its slots' outlines."""
+def probes(kit: Kit, variant: int | None) -> EdgeProbes:
+    """The positions probed on ``variant``'s face, clear of its slots' outlines (every
+    position, with ``variant`` None: where the slots lie is not known)."""
     half = kit.tile_side / 2
     along = np.arange(-half + CORNER, half - CORNER + 1e-9, STEP)
     normals = np.array([(0.0, 1.0), (1.0, 0.0), (0.0, -1.0), (-1.0, 0.0)])
@@ -78,6 +79,8 @@ def probes(kit: Kit, variant: int) -> EdgeProbes:
     line = (base + normals[:, None, :] * (half - kit.line_width / 2)).reshape(-1, 2)
     face = (base + normals[:, None, :] * (half - kit.line_width - FACE_INSIDE)).reshape(-1, 2)
     side = np.repeat(np.arange(4), len(along))
+    if variant is None:
+        return EdgeProbes(line, face, side.astype(np.int64))
     slots = kit.variants[variant]
     centres = np.array([s.centre for s in slots], np.float64)
     reach = np.array([s.radius for s in slots], np.float64) + CLEAR
