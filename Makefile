@@ -29,7 +29,7 @@ test: venv panel-test-deps chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 # Panels (issue 6): real MicroPython for the firmware check (npm ci in firmware/check, with
 # Debian's nodejs/npm if node is missing), shellcheck and systemd-analyze for deploy/.
