@@ -162,12 +162,8 @@ def _edge_scores(
 ) -> npt.NDArray[np.float64]:
     """For each pose, how much of the edge line shows: each position's line lighter than the
     face beside it, as a share of ``typical`` (0 to 1), summed."""
-    homs = table_to_image @ np.stack([_similarity(centre, angle) for centre, angle in poses])
     points = np.concatenate([edge.line, edge.face])
-    ones = np.concatenate([points, np.ones((len(points), 1))], axis=1)
-    projected = homs @ ones.T  # N x 3 x P
-    where = np.stack([projected[:, 0] / projected[:, 2], projected[:, 1] / projected[:, 2]], -1)
-    grey = tile_edges.sampled(gray, where).astype(np.float64)
+    grey = tile_edges.sampled_at(gray, table_to_image, poses, points)
     half = len(edge.line)
     contrast = np.nan_to_num(grey[:, :half] - grey[:, half:])
     out: npt.NDArray[np.float64] = np.clip(contrast / typical, 0.0, 1.0).sum(axis=1)

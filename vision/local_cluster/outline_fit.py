@@ -21,7 +21,6 @@ import numpy.typing as npt
 from vision.local_cluster import tile_edges
 from vision.local_cluster.kit import Kit
 from vision.local_cluster.layout import outline_points
-from vision.local_cluster.plane import _similarity
 
 Image = npt.NDArray[np.uint8]
 Matrix = npt.NDArray[np.float64]
@@ -90,11 +89,7 @@ def _shown(
     """How much the slots' outlines show at each pose: each outline's mean grey level above
     the mean of the tile outside and inside it, summed over the slots where it is above."""
     points, labels = probes
-    homs = table_to_image @ np.stack([_similarity(centre, angle) for centre, angle in poses])
-    ones = np.concatenate([points, np.ones((len(points), 1))], axis=1)
-    projected = homs @ ones.T  # N x 3 x P
-    where = np.stack([projected[:, 0] / projected[:, 2], projected[:, 1] / projected[:, 2]], -1)
-    sampled = tile_edges.sampled(gray, where).astype(np.float64)
+    sampled = tile_edges.sampled_at(gray, table_to_image, poses, points)
     # Each ring's mean over its points inside the picture, for every pose at once.
     member = np.zeros((len(labels), int(labels.max()) + 1))
     member[np.arange(len(labels)), labels] = 1.0

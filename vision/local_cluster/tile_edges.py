@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from vision.local_cluster.kit import Kit
+from vision.local_cluster.plane import _similarity
 
 Floats = npt.NDArray[np.float32]
 Matrix = npt.NDArray[np.float64]
@@ -102,6 +104,21 @@ def levels(
     grey = sampled(gray, where)
     half = len(edge.line)
     return grey[:half], grey[half:]
+
+
+def sampled_at(
+    gray: npt.NDArray[np.uint8],
+    table_to_image: Matrix,
+    poses: Sequence[tuple[tuple[float, float], float]],
+    points: Matrix,
+) -> npt.NDArray[np.float64]:
+    """The picture's grey level at ``points`` (P x 2, tile mm) of a tile at each of ``poses``
+    (centre in table mm, turn in degrees): N x P, NaN outside the picture."""
+    homs = table_to_image @ np.stack([_similarity(centre, angle) for centre, angle in poses])
+    ones = np.concatenate([points, np.ones((len(points), 1))], axis=1)
+    projected = homs @ ones.T  # N x 3 x P
+    where = np.stack([projected[:, 0] / projected[:, 2], projected[:, 1] / projected[:, 2]], -1)
+    return sampled(gray, where).astype(np.float64)
 
 
 def sampled(gray: npt.NDArray[np.uint8], where: Matrix) -> Floats:
