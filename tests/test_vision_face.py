@@ -38,9 +38,10 @@ def test_a_tile_whose_marker_a_hand_hides_whole_is_placed_by_its_face(
 ) -> None:
     """S10 is the one tile the table should have that no marker shows. Its edge line shows
     across x and y on a free cell beside the tiles found, and of the sixteen ways a face
-    may lie there (four variants, four quarter turns), variant 0's slots at one turn show
-    their outlines most by far: S10's variant. Its visible slots read right, none wrong
-    (it went unread before, as without ``expected``)."""
+    may lie there (four variants, four quarter turns), variant 0's triangles and hexagons at
+    one turn show 1.6 times as much as any other way's: S10's variant. Five of its visible
+    slots read right (and a mineral slot by the hand), none wrong (it went unread before, as
+    it still does without ``expected``)."""
     truth = _Picture(picture_4)
     expected = tuple(truth.tiles)
     found = recognize(picture_4.image, expected=expected)

@@ -65,6 +65,8 @@ from vision.local_cluster.plane import (
 )
 from vision.local_cluster.slots import (
     FAR,
+    HUE_SHIFT_MOST,
+    HUED,
     SMEARED_FAR_COARSE,
     References,
     decide,
@@ -957,6 +959,7 @@ def read_tiles(
         fine=px_per_mm >= FINE_PX_PER_MM,
         smeared_far=FAR if px_per_mm >= COARSE_PX_PER_MM else SMEARED_FAR_COARSE,
         printed=by_squares,
+        unsure=frozenset() if px_per_mm >= FINE_PX_PER_MM else _hues_off(card, kit),
     )
     apart = float(np.linalg.norm(card.swatches["tile"] - refs.tile))
     if refs.colours and apart > CARD_TILE_APART:
@@ -1000,6 +1003,21 @@ def read_tiles(
         for i, slots in zip(which, readings[v], strict=True):
             out[i] = tuple(slots)
     return out
+
+
+def _hues_off(card: Card, kit: Kit) -> frozenset[str]:
+    """The card's empire-colour swatches whose hue lies more than ``slots.HUE_SHIFT_MOST``
+    degrees from their print's."""
+    printed = nominal_card(kit).swatches
+    out = set()
+    for name in HUED:
+        seen, want = card.swatches[name], printed[name]
+        turn = math.degrees(
+            math.atan2(float(seen[2]), float(seen[1])) - math.atan2(float(want[2]), float(want[1]))
+        )
+        if abs((turn + 180.0) % 360.0 - 180.0) > HUE_SHIFT_MOST:
+            out.add(name)
+    return frozenset(out)
 
 
 def _squares_light(

@@ -46,6 +46,8 @@ NAMES = (*COLOURS, "tile")
 WHITE = NAMES.index("white")
 TILE = NAMES.index("tile")
 LIGHT_TOKENS = ("white", "yellow", "aqua", "pink", "mineral")
+HUED = tuple(c for c in COLOURS if c != "white")
+"""The empire colours with a hue of their own."""
 
 # The light around a slot -----------
 LIFT_LEAST = 0.15
@@ -192,6 +194,13 @@ lamp's highlight on the token alone, as pink at 0.50: L* 23.6 below the card's p
 from it in all. (Twenty-seven sets of 30-120 pictures, at every scale: that reading
 unknown, one right one lost; on twenty-two of them, 41 of 63,954 token readings lay more
 than 16 from their swatch's lightness.)"""
+HUE_SHIFT_MOST = 20.0
+"""In a picture under ``FINE_PX_PER_MM``, a card swatch whose hue (white-balanced, a* b*)
+lies more than this many degrees from its printed one is unsure: the card's swatches are
+small, and blur brings the white and the black probe round them into them, more than into a
+claim or a unit (``warm`` 83 picture 8, 0.59 px/mm: the purple swatch read 36 degrees off
+its print, at chroma 27 for 70, and a purple destroyer, 18 from the blue swatch and 36 from
+that purple, read blue at 0.62)."""
 PRINTED_FAR = 18.0
 """Against the kit's printed colours (no card to read: ``References.printed``) a token's
 body farther than this from its swatch is unknown, and an empty slot's body must be
@@ -360,6 +369,10 @@ class References:
     """How far from its swatch a smeared token's body may lie (:data:`SMEARED_FAR_COARSE`)."""
     printed: bool = False
     """The swatches are the kit's printed colours, not the card's (no card to read)."""
+    unsure: frozenset[str] = frozenset()
+    """Swatches whose hue, as the card shows them, lies too far from their print to say
+    what that colour looks like here (:data:`HUE_SHIFT_MOST`): a token nearest such a
+    swatch, or next nearest it, is unknown."""
 
     @property
     def light_span(self) -> float:
@@ -1038,6 +1051,7 @@ def _decide_kind(
             & ((m.nearest != WHITE) | (m.colour[..., 1] - white[1] <= WHITE_REDDER))
             & (m.d1 <= (PRINTED_FAR if refs.printed else FAR))
             & (gap >= MARGIN)
+            & ~_near_unsure(m, refs)
             & (np.abs(m.colour[..., 0] - refs.table()[m.nearest][..., 0]) <= LIGHTNESS_FAR)
             & ((m.spread <= UNEVEN) | ((m.spread <= UNEVEN_PLAIN) & plain) | smeared)
         )
@@ -1068,6 +1082,15 @@ def _decide_kind(
         cast(list[list[int]], unit.tolist()),
         cast(list[list[float]], sure.tolist()),
     )
+
+
+def _near_unsure(m: Measured, refs: References) -> Bools:
+    """Whether a body's nearest or next nearest swatch is one the card shows unsurely
+    (:attr:`References.unsure`): its distance to that swatch says nothing of the token."""
+    out = np.zeros(m.d1.shape, bool)
+    for name in refs.unsure:
+        out |= np.linalg.norm(m.colour - refs.swatches[name], axis=-1) <= m.d2 + 1e-3
+    return out
 
 
 def _off_mix(ab: Floats, start: Floats, tile: Floats, *, past_tile: bool = False) -> Floats:
