@@ -649,10 +649,11 @@ def _edges_shown(
         return out
     own = [p for p, (*_, from_prior) in zip(placed, found, strict=True) if not from_prior]
     typical, face_level = _edge_typical(gray, kit, own)
+    by_variant = {v: tile_edges.probes(kit, v) for v in {variant for _, variant in placed}}
     for i, (*_, from_prior) in enumerate(found):
         if from_prior:
             to_image, variant = placed[i]
-            edge = tile_edges.probes(kit, variant)
+            edge = by_variant[variant]
             line, face = tile_edges.levels(gray, to_image, edge)
             out[i] = tile_edges.shown(line - face, edge, typical, line, face_level)
     return out
@@ -664,9 +665,10 @@ def _edge_typical(
     """How much lighter than the face beside it the edge line of the tiles ``placed`` by
     their own marker shows (the median tile's median position), and how light their faces
     are; 0 for both without such a tile."""
+    by_variant = {v: tile_edges.probes(kit, v) for v in {variant for _, variant in placed}}
     own = []
     for to_image, variant in placed:
-        line, face = tile_edges.levels(gray, to_image, tile_edges.probes(kit, variant))
+        line, face = tile_edges.levels(gray, to_image, by_variant[variant])
         if np.isfinite(line - face).any():
             own.append((float(np.nanmedian(line - face)), float(np.nanmedian(face))))
     if not own:
@@ -1015,7 +1017,7 @@ def _hues_off(card: Card, kit: Kit) -> frozenset[str]:
         turn = math.degrees(
             math.atan2(float(seen[2]), float(seen[1])) - math.atan2(float(want[2]), float(want[1]))
         )
-        if abs((turn + 180.0) % 360.0 - 180.0) > HUE_SHIFT_MOST:
+        if abs(_wrap(turn)) > HUE_SHIFT_MOST:
             out.add(name)
     return frozenset(out)
 
