@@ -72,6 +72,14 @@ class _Picture:
             )
 
 
+def drawn_apart(index: int, seed: int = SEED) -> LcRender:
+    """Frame ``index`` of :func:`bench_accuracy`'s pictures (1920 x 1080), drawn alone."""
+    rng = random.Random(seed)
+    for _ in range(index):
+        rng.getrandbits(64)
+    return render(random.Random(rng.getrandbits(64)), size=FRAME)
+
+
 def bench_accuracy(count: int, seed: int = SEED, *, stills: bool = False) -> dict[str, Any]:
     """Accuracy over ``count`` independent renders, by resolution band."""
     bands: dict[str, dict[str, int]] = {name: _zero() for name, _, _ in BANDS}

@@ -230,11 +230,10 @@ def _adjacent_pairs(
     return out
 
 
-def _similarity(centre: tuple[float, float], angle: float) -> Matrix:
+def _similarity(centre: tuple[float, float], angle: float, scale: float = 1.0) -> Matrix:
     t = math.radians(angle)
-    return np.array(
-        [[math.cos(t), -math.sin(t), centre[0]], [math.sin(t), math.cos(t), centre[1]], [0, 0, 1]]
-    )
+    c, s = scale * math.cos(t), scale * math.sin(t)
+    return np.array([[c, -s, centre[0]], [s, c, centre[1]], [0, 0, 1]])
 
 
 def _grid(

@@ -214,7 +214,12 @@ of 111,337 right (91.78 %; with the card 93.50 %). One mineral under a hand read
 (``lamps`` 67, picture 3): the kit's grey prints lighter than that printer's, and its inside
 lay no nearer the one than bare tile; with the card it is unknown."""
 PRINTED_BARE = 44.0
-"""...(see ``PRINTED_FAR``): the strike craft that read empty lay 37.8-38.9 from their print."""
+"""...(see ``PRINTED_FAR``): the strike craft that read empty lay 37.8-38.9 from their print.
+A reach of 26 for a body 20 nearer its swatch than any other was tried for the pictures drawn
+apart from the recognizer (picture 28: six pink strike craft under a daylight lamp, 21-24
+from pink's print and 47-51 from every other, unknown): with the card painted over, `lamps`
+59 picture 31 then read two green units aqua, 20.6-21.3 from aqua's print and 48.6-50.3
+from every other. A tinted light moves a colour onto another's print as far as off its own."""
 TINT_MARGIN = MARGIN / 2
 TINT_FAR = 1.15 * FAR
 """A token's colour is read with the light around its slot taken off alike in every
@@ -1024,9 +1029,13 @@ def _decide_kind(
         gap = m.d2 - m.d1
         # Nothing in the zone looks like a token's colour: a blurred token dropped off-centre
         # can leave the inside near bare tile in hue, never its body. A body between two
-        # token colours (a blurred purple craft near purple and blue) is still no bare tile.
-        from_tile = np.linalg.norm(m.colour - refs.tile, axis=-1)
-        coloured = (m.nearest != TILE) & (m.d1 <= FAR) & (from_tile - m.d1 >= MARGIN)
+        # token colours (a blurred purple craft near purple and blue) is still no bare tile,
+        # nor is one nearer a token's colour than bare tile by however little (issue 18's
+        # `lamps` 53 picture 26, 0.94 px/mm: a purple battleship on a dark tile, 21.8 from
+        # purple and less than 10 nearer it than bare tile, its hue 16.0 from the tile's,
+        # read empty; on the 25 sets read alone: that reading unknown, and 94 right ones
+        # lost, 38 of them from 1 px/mm).
+        coloured = (m.nearest != TILE) & (m.d1 <= FAR)
         empty = usable & looks & shows & ~coloured
         if refs.printed:
             empty &= (m.nearest == TILE) & (m.d2 >= PRINTED_BARE)
