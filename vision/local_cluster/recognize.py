@@ -538,10 +538,8 @@ def _marker_scales(
     r2 = np.array(reach)
     terms = [np.ones_like(r2), r2] if len(sectors) >= LENS_MARKERS else [np.ones_like(r2)]
     fit, *_ = np.linalg.lstsq(np.stack(terms, axis=1), np.array(sizes), rcond=None)
-    fit = np.append(fit, 0.0) if len(fit) == 1 else fit
-    return {
-        sector: float(fit[0] + fit[1] * r) / size for sector, r in zip(sectors, r2, strict=True)
-    }
+    a, b = float(fit[0]), float(fit[1]) if len(fit) > 1 else 0.0
+    return {sector: (a + b * r) / size for sector, r in zip(sectors, r2, strict=True)}
 
 
 def _by_face(
@@ -592,10 +590,10 @@ def _face_right(
 ) -> bool:
     """Whether a tile placed by its face (:func:`_by_face`) shows itself there: its edge line
     across x and y, an empty triangle or hexagon read at least :data:`FACE_TURN_SURE`, and
-    :data:`FACE_READ` slots read (or three, two of them empty). The edge line is alike on all four
-    sides, and a strike-craft circle alike under every variant that puts one there; only an
-    empty triangle or hexagon, whose outline must show along every side, says which way the
-    slots lie. A claim or unit token read surely does not: a token turned a quarter still
+    :data:`FACE_READ` slots read (or three, two of them empty). The edge line is alike on
+    all four sides, and a strike-craft circle alike under every variant that puts one there;
+    only an empty triangle or hexagon, whose outline must show along every side, says which
+    way the slots lie. A claim or unit token read surely does not: a token turned a quarter still
     covers most of its slot. (Issue 18's benchmark, `hands` 29 picture 14: S14, variant 1,
     under a hand, was taken for S10 at a quarter turn on five empty craft outlines and a
     mineral read empty at 0.22, and read a purple destroyer pink.) When the tile is the only
