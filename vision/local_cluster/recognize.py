@@ -515,31 +515,22 @@ def _marker_scales(
     (Issue 18's pictures drawn apart, picture 2 at 2.76 px/mm, lens k1 -0.045: S9's strike
     craft 1, 5 and 6 lay 1-1.5 mm inside where the plane put them, and their outlines read
     at a third to two-thirds of their contrast.)"""
+    own = [m for m in markers if f"S{m.id}" not in rescued]
+    if not own:
+        return {}
     model = np.array(kit.marker_corners(), np.float64)
     size = float(np.sqrt((model**2).sum(axis=1).mean()))
-    to_table = np.linalg.inv(table_to_image)
+    corners = np.array([m.corners.reshape(4, 2) for m in own], np.float64)  # N x 4 x 2
+    flat = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), np.linalg.inv(table_to_image))
+    points = flat.reshape(-1, 4, 2)
+    sizes = np.sqrt(((points - points.mean(axis=1, keepdims=True)) ** 2).sum(axis=2).mean(axis=1))
     height, width = shape[:2]
-    half = math.hypot(width, height) / 2
-    sectors: list[SectorId] = []
-    sizes: list[float] = []
-    reach: list[float] = []
-    for marker in markers:
-        sector = f"S{marker.id}"
-        if sector in rescued:
-            continue
-        corners = marker.corners.reshape(-1, 2).astype(np.float64)
-        points = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_table).reshape(-1, 2)
-        sectors.append(sector)
-        sizes.append(float(np.sqrt(((points - points.mean(axis=0)) ** 2).sum(axis=1).mean())))
-        off = corners.mean(axis=0) - (width / 2, height / 2)
-        reach.append(float(off @ off) / half**2)
-    if not sectors:
-        return {}
-    r2 = np.array(reach)
-    terms = [np.ones_like(r2), r2] if len(sectors) >= LENS_MARKERS else [np.ones_like(r2)]
-    fit, *_ = np.linalg.lstsq(np.stack(terms, axis=1), np.array(sizes), rcond=None)
+    off = corners.mean(axis=1) - (width / 2, height / 2)
+    r2 = (off**2).sum(axis=1) / (math.hypot(width, height) / 2) ** 2
+    terms = [np.ones_like(r2), r2] if len(own) >= LENS_MARKERS else [np.ones_like(r2)]
+    fit, *_ = np.linalg.lstsq(np.stack(terms, axis=1), sizes, rcond=None)
     a, b = float(fit[0]), float(fit[1]) if len(fit) > 1 else 0.0
-    return {sector: (a + b * r) / size for sector, r in zip(sectors, r2, strict=True)}
+    return {f"S{m.id}": (a + b * float(r)) / size for m, r in zip(own, r2, strict=True)}
 
 
 def _by_face(
