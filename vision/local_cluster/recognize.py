@@ -33,8 +33,9 @@ picture's corners smaller than one plane says.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 import cv2
@@ -337,22 +338,26 @@ def recognize(
         found += [(sector, pose, True) for sector, pose in carried(found, prior, kit)]
     quads = np.array([m.corners for m in markers])
     px_per_mm = float(median(np.sqrt(_areas(quads)))) / kit.marker_side
-    by_face = _by_face(gray, kit, table_to_image, found, expected, prior, px_per_mm)
-    sole_missing = (
-        expected is not None
-        and not isinstance(expected, int)
-        and len(set(expected) - {sector for sector, *_ in found}) == 1
+    scales = _marker_scales(table_to_image, tile_markers, kit, rescued, gray.shape)
+
+    def place(sector: SectorId, pose: Pose) -> tuple[Matrix, int]:
+        (centre, angle) = pose
+        to_image = table_to_image @ _similarity(centre, angle, scales.get(sector, 1.0))
+        return to_image, kit.variant_of(int(sector[1:]))
+
+    # The edge line of the tiles found by their own marker, measured once if at all: what a
+    # face (_by_face) and a tile placed from the prior (_edges_shown) are held against.
+    own = [place(sector, pose) for sector, pose, from_prior in found if not from_prior]
+    edge_typical = functools.cache(lambda: _edge_typical(gray, kit, own))
+    missing = (
+        None
+        if expected is None or isinstance(expected, int)
+        else [sector for sector in expected if sector not in {s for s, *_ in found}]
     )
+    by_face = _by_face(gray, kit, table_to_image, found, missing, prior, px_per_mm, edge_typical)
     found += by_face
     found.sort(key=lambda f: sector_sort_key(f[0]))
-    scales = _marker_scales(table_to_image, tile_markers, kit, rescued, gray.shape)
-    placed = [
-        (
-            table_to_image @ _similarity(centre, angle, scales.get(sector, 1.0)),
-            kit.variant_of(int(sector[1:])),
-        )
-        for sector, (centre, angle), _ in found
-    ]
+    placed = [place(sector, pose) for sector, pose, _ in found]
     on_card = [table_to_image @ _similarity(kit.card.markers[m.id], 0.0) for m in card_markers]
     edge_px = edge_spread(gray, quads)
     edge_mm = edge_px / px_per_mm
@@ -369,13 +374,14 @@ def recognize(
         [from_prior or sector in rescued for sector, _, from_prior in found],
         card_notes,
     )
-    lines_shown = _edges_shown(gray, kit, found, placed, px_per_mm)
+    lines_shown = _edges_shown(gray, kit, found, placed, px_per_mm, edge_typical)
     kept = []
     for (sector, pose, from_prior), (to_image, variant), slots, shown in zip(
         found, placed, readings, lines_shown, strict=True
     ):
         if (sector, pose, from_prior) in by_face:
-            if isinstance(slots, str) or not _face_right(slots, shown, sole=sole_missing):
+            sole = missing is not None and len(missing) == 1
+            if isinstance(slots, str) or not _face_right(slots, shown, sole=sole):
                 continue
             notes.append(
                 f"{sector}: its marker is hidden; placed where a face like its own shows "
@@ -538,23 +544,23 @@ def _by_face(
     kit: Kit,
     table_to_image: Matrix,
     found: Sequence[tuple[SectorId, Pose, bool]],
-    expected: Collection[SectorId] | int | None,
+    missing: Sequence[SectorId] | None,
     prior: Prior | None,
     px_per_mm: float,
+    edge_typical: Callable[[], tuple[float, float]],
 ) -> list[tuple[SectorId, Pose, bool]]:
-    """Where the tiles ``expected`` that were not found may lie, their markers hidden whole:
-    each free grid cell where a tile's face shows (:mod:`face_fit`), named by its variant
-    when exactly one missing tile is of that variant. None for a tile an earlier scan placed
-    (:func:`carried` alone places such a tile), nor in a picture coarser than
-    :data:`FINE_PX_PER_MM`. Each is only a candidate (:func:`_face_right`,
+    """Where the tiles the table should have and does not show (``missing``, None when the
+    table's sectors are not known) may lie, their markers hidden whole: each free grid cell
+    where a tile's face shows (:mod:`face_fit`), against the found tiles' ``edge_typical``
+    line, named by its variant when exactly one missing tile is of that variant. None for a
+    tile an earlier scan placed (:func:`carried` alone places such a tile), nor in a picture
+    coarser than :data:`FINE_PX_PER_MM`. Each is only a candidate (:func:`_face_right`,
     :func:`_one_face_each`)."""
-    if expected is None or isinstance(expected, int) or px_per_mm < FINE_PX_PER_MM:
+    if missing is None or px_per_mm < FINE_PX_PER_MM:
         return []
-    here = {sector for sector, *_ in found}
     of_variant: dict[int, list[SectorId]] = {}
-    for sector in expected:
-        if sector not in here:
-            of_variant.setdefault(kit.variant_of(int(sector[1:])), []).append(sector)
+    for sector in missing:
+        of_variant.setdefault(kit.variant_of(int(sector[1:])), []).append(sector)
     named = {
         variant: sectors[0]
         for variant, sectors in of_variant.items()
@@ -562,12 +568,7 @@ def _by_face(
     }
     if not named:
         return []
-    own = [
-        (table_to_image @ _similarity(centre, angle), kit.variant_of(int(s[1:])))
-        for s, (centre, angle), from_prior in found
-        if not from_prior
-    ]
-    typical, face_level = _edge_typical(gray, kit, own)
+    typical, face_level = edge_typical()
     poses = [pose for _, pose, _ in found]
     return [
         (named[face.variant], face.pose, True)
@@ -712,16 +713,16 @@ def _edges_shown(
     found: Sequence[tuple[SectorId, Pose, bool]],
     placed: Sequence[tuple[Matrix, int]],
     px_per_mm: float,
+    edge_typical: Callable[[], tuple[float, float]],
 ) -> list[tile_edges.Shown | None]:
     """For each tile placed from the prior, how much of its edge line shows where its pose
     puts it (:mod:`tile_edges`), measured against the lines of the tiles found by their own
-    marker; None for those tiles, and for every tile in a picture coarser than
-    :data:`FINE_PX_PER_MM` (a 1.5 mm line is not told from noise there)."""
+    marker (``edge_typical``); None for those tiles, and for every tile in a picture coarser
+    than :data:`FINE_PX_PER_MM` (a 1.5 mm line is not told from noise there)."""
     out: list[tile_edges.Shown | None] = [None] * len(found)
     if px_per_mm < FINE_PX_PER_MM or not any(from_prior for *_, from_prior in found):
         return out
-    own = [p for p, (*_, from_prior) in zip(placed, found, strict=True) if not from_prior]
-    typical, face_level = _edge_typical(gray, kit, own)
+    typical, face_level = edge_typical()
     by_variant = {v: tile_edges.probes(kit, v) for v in {variant for _, variant in placed}}
     for i, (*_, from_prior) in enumerate(found):
         if from_prior:
