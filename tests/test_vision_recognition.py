@@ -1335,20 +1335,19 @@ def test_a_refused_card_leaves_colours_to_the_tiles_white_squares(
     assert _tally(rendered, without).right <= tally.right - 40
 
 
-def test_without_the_card_a_coarse_picture_reads_no_colour(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_without_the_card_a_coarse_picture_reads_no_colour() -> None:
     """Issue 18's benchmark, seed 11's picture 38 (0.53 px/mm, 1.2 px of blur), its card
-    glared: below ``SQUARES_LEAST_PX_PER_MM`` no colour is read without the card. Read
-    against the kit's printed colours anyway, its blurred pink claims read white at 0.8: the
-    card's own swatches share a picture's blur and printer, the printed colours do not."""
+    glared: below ``SQUARES_LEAST_PX_PER_MM`` no colour is read without the card. (Read
+    against the kit's printed colours anyway, its blurred pink claims read white at 0.8
+    until the markers' blur was matched more closely; on 25 sets, 6 slots read wrong at
+    0.51-0.61 px/mm so: the card's own swatches share a picture's blur and printer, the
+    printed colours do not.)"""
     rendered = benchmark_picture(boards(39, seed=11)[38])[0]
     found = recognize(rendered.image, expected=list(rendered.tiles))
     assert any("no token colour is read" in note for note in found.notes)
-    assert _tally(rendered, found).wrong == []
-    monkeypatch.setattr(recognize_module, "SQUARES_LEAST_PX_PER_MM", 0.5)
-    anyway = _tally(rendered, recognize(rendered.image, expected=list(rendered.tiles)))
-    assert "S6 claim: pink read white" in anyway.wrong
+    tally = _tally(rendered, found)
+    assert tally.wrong == [] and tally.occluded_wrong == []
+    assert not any(s.known and s.colour for t in found.scan.tiles for s in t.slots)
 
 
 def test_each_tiles_light_is_its_white_squares_whitest_points_colour() -> None:
@@ -1402,15 +1401,20 @@ def test_a_table_without_the_card_is_read_by_its_tiles_white_squares() -> None:
     assert tally.right >= 0.9 * tally.visible, tally.unknown
 
 
-def test_without_the_card_a_picture_under_1_px_per_mm_is_refused() -> None:
-    """Below ``SQUARES_LEAST_PX_PER_MM`` the card is needed: seed 2026's picture 3 (0.68
-    px/mm) with its card painted over is refused, saying how many tile markers showed and
-    at what scale."""
-    rendered = _card_painted_over(benchmark_picture(boards(4)[3])[0])
-    with pytest.raises(
-        CardNotFound, match=r"tile markers were found, at 0\.\d+ pixels.*card is needed"
-    ):
-        recognize(rendered.image, expected=list(rendered.tiles))
+def test_without_the_card_a_picture_under_1_px_per_mm_places_its_tiles_reading_no_token() -> None:
+    """Below ``SQUARES_LEAST_PX_PER_MM`` no token is read without the card: seed 2026's
+    picture 3 (0.68 px/mm) with its card painted over places every tile it places with the
+    card (ids and who borders whom; the cells are counted from another corner without the
+    card's frame), every slot unknown, and says why. Only a picture
+    with no tile marker either is refused."""
+    rendered = benchmark_picture(boards(4)[3])[0]
+    with_card = recognize(rendered.image, expected=list(rendered.tiles)).scan
+    without = recognize(_card_painted_over(rendered).image, expected=list(rendered.tiles))
+    assert [t.sector for t in without.scan.tiles] == [t.sector for t in with_card.tiles]
+    assert set(without.scan.adjacency) == set(with_card.adjacency)
+    assert all(not slot.known for tile in without.scan.tiles for slot in tile.slots)
+    assert any("no token is read without it" in note for note in without.notes)
+    assert without.quality is Quality.COARSE
 
 
 @pytest.mark.parametrize(

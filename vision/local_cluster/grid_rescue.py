@@ -26,18 +26,19 @@ from vision.local_cluster.markers import (
     EDGE_TO_SIGMA,
     MATCH_LEAST,
     MATCH_MARGIN,
+    MATCH_MORE_BLUR,
     MATCH_PX,
     Image,
     Marker,
     Matrix,
     _area,
     _codes,
+    _patch,
     _templates,
     centre_on_white,
     edge_spread,
     refine_corners,
     standing,
-    whole_scores,
 )
 from vision.local_cluster.plane import _similarity
 
@@ -82,7 +83,11 @@ def rescued(
     bits = _codes(kit.dictionary, everyone)[0]
     side = (bits + 2) * MATCH_PX
     blur_cells = round(sigma / (px_per_mm * kit.marker_side / (bits + 2)), 1)
-    templates = _templates(kit.dictionary, everyone, blur_cells)
+    # As blurred as the markers found show, then more (markers.MATCH_MORE_BLUR).
+    templates = [
+        _templates(kit.dictionary, everyone, round(blur_cells + more, 1))
+        for more in MATCH_MORE_BLUR
+    ]
     square = _square(kit, sigma / px_per_mm * RESOLUTION, bits)
     out: dict[int, tuple[float, Marker]] = {}
     # Cell by cell beside the tiles found, then beside the tiles found so (a tile whose only
@@ -220,31 +225,37 @@ def _marker(
     centre: tuple[float, float],
     angle: float,
     kit: Kit,
-    templates: np.ndarray,
+    templates: Sequence[np.ndarray],
     side: int,
     everyone: tuple[int, ...],
     found: set[int],
 ) -> tuple[float, Marker] | None:
     """The kit marker inside the white square at ``centre``, matched whole at the best of a
-    few nudges and turns, if it stands out (its score and the marker)."""
+    few nudges and turns, if it stands out (its score and the marker): as blurred as the
+    first of ``templates`` shows, else the next."""
     corners = np.array(kit.marker_corners(), np.float64)
-    best: tuple[float, float, int, np.ndarray] | None = None
+    best: list[tuple[float, float, int, np.ndarray] | None] = [None] * len(templates)
     for dx in NUDGES_MM:
         for dy in NUDGES_MM:
             for turn in TURNS_DEG:
                 pose = table_to_image @ _similarity((centre[0] + dx, centre[1] + dy), angle + turn)
                 quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), pose).reshape(4, 2)
-                scores = whole_scores(gray, quad, side, templates)
-                if scores is None:
+                values = _patch(gray, quad, side)
+                if values is None:
                     continue
-                first, top, second = standing(scores, everyone, found)
-                if best is None or top > best[0]:
-                    rolled = np.roll(quad, int(np.argmax(scores[first])), axis=0)
-                    best = (top, second, first, rolled)
-    if best is None:
-        return None
-    score, second, first, quad = best
-    marker_id = everyone[first]
-    if marker_id in found or score < MATCH_LEAST or score - second < MATCH_MARGIN:
-        return None
-    return score, Marker(int(marker_id), quad)
+                for level, blurred in enumerate(templates):
+                    scores = blurred @ values
+                    first, top, second = standing(scores, everyone, found)
+                    so_far = best[level]
+                    if so_far is None or top > so_far[0]:
+                        rolled = np.roll(quad, int(np.argmax(scores[first])), axis=0)
+                        best[level] = (top, second, first, rolled)
+    for at_blur in best:
+        if at_blur is None:
+            continue
+        score, second, first, quad = at_blur
+        marker_id = everyone[first]
+        if marker_id in found or score < MATCH_LEAST or score - second < MATCH_MARGIN:
+            continue
+        return score, Marker(int(marker_id), quad)
+    return None

@@ -294,8 +294,9 @@ def recognize(
     markers = find_markers(gray, kit, count)
     card_markers = [m for m in markers if m.id in kit.card.markers]
     without_card = len(card_markers) < 2
+    # Without the card a coarse picture's tiles are placed but none of its tokens read.
+    tokens_read = not without_card or _without_card(markers, kit)
     if without_card:
-        _without_card(markers, kit)  # raises unless the tiles can be read without it
         markers = [m for m in markers if m.id not in kit.card.markers]
         card_markers = []
     notes: list[str] = []
@@ -316,7 +317,9 @@ def recognize(
             poses.append(pose)
             rescued.add(f"S{marker.id}")
     card = (
-        dataclasses.replace(nominal_card(kit), glare=True, notes=(NO_CARD,))
+        dataclasses.replace(
+            nominal_card(kit), glare=True, notes=(NO_CARD if tokens_read else NO_CARD_COARSE,)
+        )
         if without_card
         else read_card(image, table_to_image, kit)
     )
@@ -362,23 +365,29 @@ def recognize(
     edge_px = edge_spread(gray, quads)
     edge_mm = edge_px / px_per_mm
     card_notes = list(card.notes)
-    readings = read_tiles(
-        image,
-        placed,
-        kit,
-        card,
-        on_card,
-        px_per_mm,
-        keep_off(edge_mm),
-        edge_px / EDGE_TO_SIGMA,
-        [from_prior or sector in rescued for sector, _, from_prior in found],
-        card_notes,
+    readings = (
+        read_tiles(
+            image,
+            placed,
+            kit,
+            card,
+            on_card,
+            px_per_mm,
+            keep_off(edge_mm),
+            edge_px / EDGE_TO_SIGMA,
+            [from_prior or sector in rescued for sector, _, from_prior in found],
+            card_notes,
+        )
+        if tokens_read
+        else [_unread(kit, variant) for _, variant in placed]
     )
     lines_shown = _edges_shown(gray, kit, found, placed, px_per_mm, edge_typical)
     kept = []
     for (sector, pose, from_prior), (to_image, variant), slots, shown in zip(
         found, placed, readings, lines_shown, strict=True
     ):
+        if from_prior and not tokens_read:
+            continue  # nothing read shows the tile there
         if (sector, pose, from_prior) in by_face:
             sole = missing is not None and len(missing) == 1
             if isinstance(slots, str) or not _face_right(slots, shown, sole=sole):
@@ -413,7 +422,7 @@ def recognize(
     ) in zip(kept, grid, strict=True):
         if isinstance(slots, str):
             notes.append(f"{sector}: {slots}")
-            slots = tuple(SlotReading(s.name, SlotState.UNKNOWN) for s in kit.variants[variant])
+            slots = _unread(kit, variant)
         if (column, row) in seen_cells:
             notes.append(f"{sector} lies on the same grid cell as {seen_cells[(column, row)]}")
         seen_cells[(column, row)] = sector
@@ -445,30 +454,34 @@ NO_CARD = (
 )
 
 
-def _without_card(markers: Sequence[Marker], kit: Kit) -> None:
-    """A picture without the card's markers is read only when its tile markers show it at
-    :data:`SQUARES_LEAST_PX_PER_MM` or more, where colours are read against the kit's printed
-    ones, each tile in its own white square's light; otherwise :class:`CardNotFound`, saying
-    what was found."""
+NO_CARD_COARSE = (
+    f"the calibration card is not in the picture, and under {COARSE_PX_PER_MM} pixels per mm "
+    "no token is read without it: the tiles are placed, their slots unknown; put the card "
+    "beside the board, and move the camera closer or use the still camera"
+)
+
+
+def _without_card(markers: Sequence[Marker], kit: Kit) -> bool:
+    """Whether the tokens of a picture without the card's markers are read: when its tile
+    markers show it at :data:`SQUARES_LEAST_PX_PER_MM` or more, against the kit's printed
+    colours, each tile in its own white square's light. A coarser picture's tiles are
+    placed, none of their tokens read (the card's swatches share a picture's blur, the
+    printed colours do not). :class:`CardNotFound` when no tile marker shows either."""
     tiles_seen = [m for m in markers if kit.is_sector_marker(m.id)]
-    hint = (
-        "; no tile marker was found either: if the board is in view, the picture is too "
-        "small or too blurred (move the camera closer, focus it, or use the still camera)"
-    )
-    if tiles_seen:
-        size = float(np.median(np.sqrt(_areas(np.array([m.corners for m in tiles_seen])))))
-        scale = size / kit.marker_side
-        if scale >= SQUARES_LEAST_PX_PER_MM:
-            return
-        hint = (
-            f"; {len(tiles_seen)} tile markers were found, at {scale:.2f} pixels per mm (under "
-            f"{SQUARES_LEAST_PX_PER_MM}, the card is needed)"
+    if not tiles_seen:
+        raise CardNotFound(
+            "the calibration card is not in the picture (at least 2 of its 4 markers must "
+            "show); no tile marker was found either: if the board is in view, the picture is "
+            "too small or too blurred (move the camera closer, focus it, or use the still "
+            "camera)"
         )
-        if scale < SLOTS_PX_PER_MM:
-            hint += ": the picture may be too small or blurred to find the card's markers"
-    raise CardNotFound(
-        "the calibration card is not in the picture (at least 2 of its 4 markers must show)" + hint
-    )
+    size = float(np.median(np.sqrt(_areas(np.array([m.corners for m in tiles_seen])))))
+    return size / kit.marker_side >= SQUARES_LEAST_PX_PER_MM
+
+
+def _unread(kit: Kit, variant: int) -> tuple[SlotReading, ...]:
+    """A tile's slots, every one unknown."""
+    return tuple(SlotReading(s.name, SlotState.UNKNOWN) for s in kit.variants[variant])
 
 
 def _on_the_grid(
