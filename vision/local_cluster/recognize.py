@@ -455,9 +455,10 @@ NO_CARD = (
 
 
 NO_CARD_COARSE = (
-    f"the calibration card is not in the picture, and under {COARSE_PX_PER_MM} pixels per mm "
-    "no token is read without it: the tiles are placed, their slots unknown; put the card "
-    "beside the board, and move the camera closer or use the still camera"
+    "the calibration card is not in the picture, and under "
+    f"{SQUARES_LEAST_PX_PER_MM} pixels per mm no token is read without it: the tiles are "
+    "placed, their slots unknown; put the card beside the board, and move the camera closer "
+    "or use the still camera"
 )
 
 
