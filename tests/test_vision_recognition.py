@@ -1405,8 +1405,8 @@ def test_without_the_card_a_picture_under_1_px_per_mm_places_its_tiles_reading_n
     """Below ``SQUARES_LEAST_PX_PER_MM`` no token is read without the card: seed 2026's
     picture 3 (0.68 px/mm) with its card painted over places every tile it places with the
     card (ids and who borders whom; the cells are counted from another corner without the
-    card's frame), every slot unknown, and says why. Only a picture
-    with no tile marker either is refused."""
+    card's frame), every slot unknown, and says why. Only a picture with no tile marker
+    either is refused."""
     rendered = benchmark_picture(boards(4)[3])[0]
     with_card = recognize(rendered.image, expected=list(rendered.tiles)).scan
     without = recognize(_card_painted_over(rendered).image, expected=list(rendered.tiles))
