@@ -24,21 +24,20 @@ from vision.local_cluster.colour import median
 from vision.local_cluster.kit import Kit
 from vision.local_cluster.markers import (
     EDGE_TO_SIGMA,
-    MATCH_LEAST,
-    MATCH_MARGIN,
     MATCH_MORE_BLUR,
     MATCH_PX,
     Image,
     Marker,
     Matrix,
     _area,
-    _codes,
     _patch,
     _templates,
     centre_on_white,
     edge_spread,
+    matchable,
     refine_corners,
     standing,
+    stands_out,
 )
 from vision.local_cluster.plane import _similarity
 
@@ -79,8 +78,7 @@ def rescued(
     quads = np.array([m.corners for m in markers], np.float64)
     sigma = edge_spread(gray, quads) / EDGE_TO_SIGMA
     px_per_mm = float(median(np.sqrt([_area(q) for q in quads]))) / kit.marker_side
-    everyone = (*range(kit.sectors[0], kit.sectors[1] + 1), *sorted(kit.card.markers))
-    bits = _codes(kit.dictionary, everyone)[0]
+    everyone, bits = matchable(kit)
     side = (bits + 2) * MATCH_PX
     blur_cells = round(sigma / (px_per_mm * kit.marker_side / (bits + 2)), 1)
     # As blurred as the markers found show, then more (markers.MATCH_MORE_BLUR).
@@ -254,8 +252,6 @@ def _marker(
         if at_blur is None:
             continue
         score, second, first, quad = at_blur
-        marker_id = everyone[first]
-        if marker_id in found or score < MATCH_LEAST or score - second < MATCH_MARGIN:
-            continue
-        return score, Marker(int(marker_id), quad)
+        if stands_out(everyone[first], score, second, found):
+            return score, Marker(int(everyone[first]), quad)
     return None

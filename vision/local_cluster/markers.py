@@ -291,9 +291,9 @@ def _matched(
     """Markers not yet found among ``quads`` (the card's too), matched whole
     (:data:`MATCH_BLUR`) as blurred as ``sigma`` (pixels) and up to :data:`MATCH_MORE_BLUR`
     more, none where a marker already ``known`` rules it out (:func:`_beside`)."""
-    everyone = (*range(kit.sectors[0], kit.sectors[1] + 1), *sorted(kit.card.markers))
-    side = (_codes(kit.dictionary, everyone)[0] + 2) * MATCH_PX
-    near = [(q.mean(axis=0), np.sqrt(_area(q))) for q in np.asarray(known, np.float64)]
+    everyone, bits = matchable(kit)
+    side = (bits + 2) * MATCH_PX
+    near = _centres_and_sides(known)
     out: dict[int, Matrix] = {}
     for quad in quads:
         area = _area(quad)
@@ -330,6 +330,25 @@ the markers round it, between a marker's corner and a triangle, matched S3 at 0.
 ahead, with more blur tried.)"""
 
 
+def matchable(kit: Kit) -> tuple[tuple[int, ...], int]:
+    """Every marker a quad may be matched whole to (the tiles', then the card's), and the bits
+    a side of each."""
+    everyone = (*range(kit.sectors[0], kit.sectors[1] + 1), *sorted(kit.card.markers))
+    return everyone, _codes(kit.dictionary, everyone)[0]
+
+
+def stands_out(marker_id: int, best: float, second_best: float, found: set[int]) -> bool:
+    """Whether a marker matched whole at ``best`` (its nearest rival at ``second_best``) is
+    taken: not ``found`` elsewhere, at least :data:`MATCH_LEAST`, :data:`MATCH_MARGIN`
+    ahead."""
+    return marker_id not in found and best >= MATCH_LEAST and best - second_best >= MATCH_MARGIN
+
+
+def _centres_and_sides(quads: Sequence[Matrix]) -> list[tuple[Matrix, float]]:
+    """Each quad's centre and side (the square root of its area), pixels."""
+    return [(q.mean(axis=0), float(np.sqrt(_area(q)))) for q in np.asarray(quads, np.float64)]
+
+
 def _beside(quad: Matrix, near: Sequence[tuple[Matrix, float]]) -> bool:
     """Whether ``quad`` may be a marker beside the nearest of ``near`` (each marker's centre
     and side, pixels): :data:`APART_SIDES`, :data:`SIDE_RATIO`."""
@@ -360,9 +379,8 @@ def _match(
     for blur in blurs:
         scores = _templates(kit.dictionary, everyone, blur) @ values
         first, best, second_best = standing(scores, everyone, found)
-        if everyone[first] in found or best < MATCH_LEAST or best - second_best < MATCH_MARGIN:
-            continue
-        return everyone[first], int(np.argmax(scores[first])), best
+        if stands_out(everyone[first], best, second_best, found):
+            return everyone[first], int(np.argmax(scores[first])), best
     return None
 
 
@@ -383,8 +401,8 @@ def _first_seen(
 ) -> list[tuple[int, Matrix]]:
     """The first markers of a picture where the detector found none, matched whole among its
     rejected ``candidates`` (:data:`FIRST_BLURS`, :data:`FIRST_LEAST`), surest first."""
-    everyone = (*range(kit.sectors[0], kit.sectors[1] + 1), *sorted(kit.card.markers))
-    side = (_codes(kit.dictionary, everyone)[0] + 2) * MATCH_PX
+    everyone, bits = matchable(kit)
+    side = (bits + 2) * MATCH_PX
     matches: list[tuple[float, int, Matrix]] = []
     for quad in _shrunk(candidates, kit):
         if _area(quad) < FIRST_LEAST_AREA or not _squarish(quad):
@@ -395,7 +413,7 @@ def _first_seen(
             matches.append((best, marker_id, np.roll(quad, turn, axis=0)))
     out: dict[int, Matrix] = {}
     for _, marker_id, quad in sorted(matches, key=lambda m: -m[0]):
-        near = [(q.mean(axis=0), np.sqrt(_area(q))) for q in out.values()]
+        near = _centres_and_sides(list(out.values()))
         if marker_id not in out and all(
             float(np.linalg.norm(quad.mean(axis=0) - c)) >= APART_SIDES * s for c, s in near
         ):
