@@ -11,6 +11,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 from threadpoolctl import threadpool_info, threadpool_limits
 
@@ -746,6 +747,103 @@ def test_a_second_lamps_highlight_takes_that_lamps_colour() -> None:
     assert abs(red - blue) <= 2
     blue, _, red = seen[2700.0]
     assert red - blue > 60
+
+
+def _tiles_under_a_highlight(
+    glare_colour: npt.NDArray[np.float32], glare: list[float]
+) -> tuple[Any, ...]:
+    """``recognize._glare_colour``'s arguments for tiles of variant 0 printed alike, each in
+    its own light, each with ``glare`` (a share of paper white) of a highlight of
+    ``glare_colour`` (3, or one for each tile) over its field."""
+    lay = layout(load_kit(), 0)
+    count = len(glare)
+    printed = np.array([0.030, 0.022, 0.018], np.float32)
+    tile_luminance = float(colour.luminance(printed[None])[0])
+    levels = np.linspace(0.7, 1.1, count).astype(np.float32)
+    part = np.repeat((printed * levels[:, None])[:, None, :], len(lay.points), axis=1)
+    colours = np.broadcast_to(glare_colour, (count, 3))
+    part = part + np.array(glare, np.float32)[:, None, None] * colours[:, None, :]
+    lows = colour.luminance(part[:, lay.field_at]).min(axis=1)
+    lift = np.maximum(lows - tile_luminance * levels, 0).astype(np.float32)
+    hidden = np.zeros(count, bool)
+    return {0: part}, {0: lay}, [np.arange(count)], levels, lift, hidden, tile_luminance
+
+
+def _desk_lamp() -> npt.NDArray[np.float32]:
+    """A 2700 K lamp's colour on a picture balanced for daylight, of luminance 1."""
+    warm = np.array([1.8, 0.84, 0.25], np.float32)
+    out: npt.NDArray[np.float32] = warm / colour.luminance(warm[None])[0]
+    return out
+
+
+def test_a_highlight_is_taken_off_in_its_lamps_colour() -> None:
+    """A highlight is the lamp's reflection: what the tiles it lifts show beyond their bare
+    print, as the tiles without it show the print, is the lamp's colour."""
+    tiles = _tiles_under_a_highlight(_desk_lamp(), [0.0, 0.0, 0.001, 0.0, 0.05, 0.08, 0.0, 0.12])
+    glare_colour, grey = recognize_module._glare_colour(*tiles)
+    assert np.allclose(glare_colour, _desk_lamp(), atol=0.02), glare_colour
+    assert np.allclose(grey, 0, atol=1e-6)
+
+
+def test_a_highlights_colour_is_not_guessed_without_a_tile_free_of_it() -> None:
+    tiles = _tiles_under_a_highlight(_desk_lamp(), [0.05, 0.06, 0.05, 0.07])
+    glare_colour, _ = recognize_module._glare_colour(*tiles)
+    assert np.array_equal(glare_colour, np.ones(3, np.float32))
+
+
+def test_a_highlights_colour_is_not_guessed_from_tiles_that_disagree() -> None:
+    """The dark tiles of a warm picture at JPEG 60 under a faint highlight showed anything
+    from 0.1 to 3.2 of blue beyond their print: noise, not a lamp's colour."""
+    rng = np.random.default_rng(1)
+    noise = rng.uniform(0.1, 3.2, (8, 3)).astype(np.float32)
+    noise /= colour.luminance(noise)[:, None]
+    tiles = _tiles_under_a_highlight(noise, [0.0, 0.0, 0.0, 0.04, 0.05, 0.06, 0.04, 0.05])
+    glare_colour, _ = recognize_module._glare_colour(*tiles)
+    assert np.array_equal(glare_colour, np.ones(3, np.float32))
+
+
+def test_a_highlight_nearly_of_the_pictures_own_light_is_taken_off_as_grey() -> None:
+    near = np.array([1.2, 0.97, 0.7], np.float32)
+    near /= colour.luminance(near[None])[0]
+    tiles = _tiles_under_a_highlight(near, [0.0, 0.0, 0.001, 0.0, 0.05, 0.08, 0.0, 0.12])
+    glare_colour, _ = recognize_module._glare_colour(*tiles)
+    assert np.array_equal(glare_colour, np.ones(3, np.float32))
+
+
+def test_empty_slots_under_a_second_lamps_highlight_read_empty() -> None:
+    """Issue 18's ``lamps`` 67, picture 5 (4608 x 2592, a 2700 K highlight over a table lit
+    at 5360 K): taken off as grey, the highlight left the tiles under it far redder and
+    yellower than bare tile, and the ring round each of their empty strike-craft slots
+    looked covered. 29 visible slots on the tiles found were unknown; taken off in the
+    lamp's colour, 4."""
+    rendered = benchmark_picture(boards(6, seed=67, harsh="lamps")[5])[0]
+    tally = _tally(rendered)
+    assert tally.wrong == [] and tally.occluded_wrong == []
+    assert len(tally.unknown) <= 5, tally.unknown
+
+
+def test_a_card_under_the_same_highlight_as_the_board_reads_no_colour() -> None:
+    """Issue 18's ``lamps`` 53, picture 37 (0.90 px/mm, a daylight lamp's highlight over a
+    2870 K table): with the highlight taken off the tiles in its colour, their bare print
+    matched the card's tile swatch, which lay under the same highlight, and a yellow strike
+    craft read white. As grey the two disagree (32 apart): the card's colours are not the
+    board's, and no colour is read."""
+    rendered = benchmark_picture(boards(38, seed=53, harsh="lamps")[37])[0]
+    found = recognize(rendered.image, expected=list(rendered.tiles))
+    assert any("do not match the board's" in note for note in found.notes), found.notes
+    tally = _tally(rendered, found)
+    assert tally.wrong == [] and tally.occluded_wrong == []
+
+
+def test_a_hand_beside_a_slot_is_not_taken_off_as_a_warm_highlight() -> None:
+    """Issue 18's ``lamps`` 59, picture 28 (1.05 px/mm, a 2700 K highlight over a daylit
+    table, a hand): taken off in the lamp's colour slot by slot, the arm beside S44's third
+    mineral looked like bare tile, and the token, in the arm's shadow, read empty. Skin is
+    red in any light: a highlight redder than the light is taken off as grey around each
+    slot, and the slot is unknown."""
+    rendered = benchmark_picture(boards(29, seed=59, harsh="lamps")[28])[0]
+    tally = _tally(rendered)
+    assert tally.wrong == [] and tally.occluded_wrong == []
 
 
 @pytest.mark.slow

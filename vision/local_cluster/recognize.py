@@ -8,8 +8,9 @@ The pipeline (docs/physical-kit.md, "How the camera reads the kit"):
 2. The table plane and the tiles on it (:mod:`.plane`): poses, the grid, adjacency (R1.1).
 3. The calibration card (:mod:`.colour`): the light's colour, the swatches, the ink.
 4. Every tile's sample points (:mod:`.layout`) read in one ``remap``, each tile's light
-   from its white square (compared with the card's identical squares), white-balanced, in
-   Lab; then every slot read or left UNKNOWN (:mod:`.slots`).
+   from its white square (compared with the card's identical squares), white-balanced, a
+   highlight taken off in its lamp's colour (:func:`_glare_colour`), in Lab; then every
+   slot read or left UNKNOWN (:mod:`.slots`).
 5. The picture as a whole judged (:func:`judge`): too small or too blurred to trust, no
    tiles, tiles expected but missing.
 
@@ -122,6 +123,15 @@ either. Below it glare is judged slot by slot, where it falls (``slots.GLARE_MOS
 broad halo read right once glare is taken off where it falls; 0.14, then 0.2, until each
 slot judged the glare it gets all told. The kit's tokens and tiles are printed alike, on
 one paper, so glare lifts a token as it lifts the print around it.)"""
+GLARE_COLOUR_LEAST, GLARE_COLOUR_PLAIN = 1.0, 0.25
+"""The glare's colour (:func:`_glare_colour`) is read on the tiles a highlight lifts by at
+least the first times their bare print's luminance beyond what every tile shows, against the
+print on those it lifts by at most the second."""
+GLARE_COLOUR_AGREE, GLARE_COLOUR_OFF = 0.3, 0.5
+"""...and kept when at least half those tiles show it within the first in every channel
+(the dark tiles of a warm picture at JPEG 60, under a faint highlight, showed anything from
+0.1 to 3.2 of blue), and it lies at least the second from grey in some channel (a highlight
+of the picture's own light read within 0.5 of grey)."""
 FIELD_LOW = 10
 """Glare is taken off a whole tile only as far as this percentile of its bare field shows
 it: a highlight falls off across a tile, and taking its median off everywhere pushed the
@@ -902,6 +912,7 @@ def read_tiles(
     blur_px: float = 0.5,
     borrowed: Sequence[bool] = (),
     notes: list[str] | None = None,
+    coloured: bool = True,
 ) -> list[tuple[SlotReading, ...] | str]:
     """Every slot of every tile (``(tile frame -> image homography, variant)`` each), all
     sampled in one pass; for a tile that cannot be read (under glare, too dark), why.
@@ -1007,6 +1018,12 @@ def read_tiles(
     field = np.where(hidden, lows, backgrounds)
     glared = (field - tile_luminance * levels) / np.maximum(levels, 1e-6) > GLARE_TILE_MOST
     lift = np.maximum(lows - tile_luminance * levels, 0).astype(np.float32)
+    glare_colour, grey_part = (
+        _glare_colour(parts, layouts, order, levels, lift, hidden, tile_luminance)
+        if coloured
+        else (np.ones(3, np.float32), lift)
+    )
+    tinted_glare = bool((glare_colour != 1).any())
     dark = levels <= 0.01 / max(float(card.white.max()), 1e-6)
     out: list[tuple[SlotReading, ...] | str] = [
         "glare over the tile: its slots are unknown (move the lamp, or shade the board)"
@@ -1017,13 +1034,19 @@ def read_tiles(
     groups: dict[
         int, tuple[npt.NDArray[np.intp], npt.NDArray[np.floating[Any]], npt.NDArray[np.float32]]
     ] = {}
+    coloured_part: dict[int, Floats] = {}
     for v, part in parts.items():
         keep = ~(glared[order[v]] | dark[order[v]])
         if keep.any():
             chosen = order[v][keep]
-            lifted = part[keep] - lift[chosen][:, None, None]
+            if tinted_glare:
+                grey = grey_part[chosen][:, None, None]
+                lifted = part[keep] - grey - (lift[chosen][:, None, None] - grey) * glare_colour
+            else:
+                lifted = part[keep] - lift[chosen][:, None, None]
             # float32 throughout (as sampled): float64 here doubled ``slots.light``'s time.
             scale = np.maximum(levels[chosen], 1e-6).astype(np.float32)
+            coloured_part[v] = (lift[chosen] - grey_part[chosen]) / scale
             groups[v] = (chosen, lifted / scale[:, None, None], lift[chosen] / scale)
     if not groups:
         return out
@@ -1050,8 +1073,42 @@ def read_tiles(
         smeared_far=FAR if px_per_mm >= COARSE_PX_PER_MM else SMEARED_FAR_COARSE,
         printed=by_squares,
         unsure=frozenset() if px_per_mm >= FINE_PX_PER_MM else _hues_off(card, kit),
+        # Slot by slot, a highlight redder than the light may be a hand beside the slot (skin
+        # is red in any light): only a bluer one is taken off there in its own colour.
+        glare=glare_colour if glare_colour[2] >= glare_colour[0] else np.ones(3, np.float32),
     )
     apart = float(np.linalg.norm(card.swatches["tile"] - refs.tile))
+    if refs.colours and coloured and tinted_glare:
+        # The card's tile swatch must match the board's bare tile however the glare is taken
+        # off the tiles: in its colour (the card may lie under the same highlight, tinted
+        # like the tiles were) and as grey (as the card itself is read).
+        as_grey = np.concatenate(
+            [
+                (
+                    trusted[v][:, layouts[v].bare_at]
+                    + coloured_part[v][by_marker[v]][:, None, None] * (glare_colour - 1)
+                ).reshape(-1, 3)
+                for v in trusted
+            ]
+        )
+        tile_as_grey = lab(median(np.ascontiguousarray(as_grey.T), axis=1).astype(np.float32))
+        if max(apart, float(np.linalg.norm(card.swatches["tile"] - tile_as_grey))) > (
+            CARD_TILE_APART
+        ):
+            image, blur_px = given
+            return read_tiles(
+                image,
+                tiles,
+                kit,
+                card,
+                card_markers,
+                px_per_mm,
+                extra,
+                blur_px,
+                borrowed,
+                notes,
+                coloured=False,
+            )
     if refs.colours and apart > CARD_TILE_APART:
         mismatch = (
             f"the tiles' bare print reads {apart:.0f} from the kit's printed tile colour: "
@@ -1068,7 +1125,17 @@ def read_tiles(
             unused = dataclasses.replace(card, glare=True)
             image, blur_px = given
             return read_tiles(
-                image, tiles, kit, unused, card_markers, px_per_mm, extra, blur_px, borrowed, notes
+                image,
+                tiles,
+                kit,
+                unused,
+                card_markers,
+                px_per_mm,
+                extra,
+                blur_px,
+                borrowed,
+                notes,
+                coloured=coloured,
             )
         refs = dataclasses.replace(refs, colours=False)
         notes.append(
@@ -1093,6 +1160,61 @@ def read_tiles(
         for i, slots in zip(which, readings[v], strict=True):
             out[i] = tuple(slots)
     return out
+
+
+def _glare_colour(
+    parts: dict[int, Floats],
+    layouts: dict[int, VariantLayout],
+    order: Sequence[npt.NDArray[np.intp]],
+    levels: npt.NDArray[np.floating[Any]],
+    lift: Floats,
+    hidden: npt.NDArray[np.bool_],
+    tile_luminance: float,
+) -> tuple[Floats, Floats]:
+    """The colour glare has on this picture (white-balanced linear R, G, B of luminance 1),
+    and the part of each tile's ``lift`` (T, luminance) taken off as grey all the same.
+
+    Every tile's bare field may read a little lighter than the card's tile swatch says (the
+    lower quartile of the tiles' lifts, each over its print's luminance in its light): that
+    much is the board's, taken off as grey. A highlight lifts some tiles far beyond it
+    (:data:`GLARE_COLOUR_LEAST`), and what their fields show beyond the print, as the tiles
+    with next to none (:data:`GLARE_COLOUR_PLAIN`) show it, is the lamp's own colour: a
+    highlight is the lamp's reflection. A second lamp is not the light the picture is
+    balanced for: a 2700 K highlight over a daylit table, taken off as grey, left dark tiles
+    far redder and yellower, and the ring round every empty strike-craft slot on them
+    looked covered (issue 18's ``lamps`` 67, picture 5). On nine pictures of the ``lamps``
+    sets the colour read lay within 0.06 of the lamp's in red and green and within 0.12 in
+    blue, but one (0.35 short of a daylight lamp's 3.24). Grey (1, 1, 1) when no tile shows
+    that much glare (two pictures of those sets), or none so little."""
+    under = np.maximum(tile_luminance * levels, 1e-6)
+    ratios = lift / under
+    grey = np.ones(3, np.float32)
+    if hidden.all():
+        return grey, lift
+    base = float(np.percentile(ratios[~hidden], 25))
+    grey_part = np.minimum(lift, base * under).astype(np.float32)
+    glared = ~hidden & (ratios >= base + GLARE_COLOUR_LEAST)
+    plain = ~hidden & (ratios <= base + GLARE_COLOUR_PLAIN)
+    if not glared.any() or not plain.any():
+        return grey, grey_part
+    # Each tile's bare field, channel by channel (its median), where the colour is read.
+    fields = np.zeros((len(levels), 3), np.float32)
+    for v, lay in layouts.items():
+        wanted = (glared | plain)[order[v]]
+        if wanted.any():
+            points = parts[v][wanted][:, lay.field_at].transpose(0, 2, 1)
+            fields[order[v][wanted]] = median(np.ascontiguousarray(points), axis=2)
+    printed = median(fields[plain] / np.maximum(levels[plain], 1e-6)[:, None], axis=0)
+    excess = np.maximum(fields[glared] - printed * levels[glared][:, None], 0)
+    shares = excess / np.maximum(luminance(excess), 1e-6)[:, None]
+    colour = np.maximum(median(shares, axis=0), 0)
+    agree = np.all(np.abs(shares - colour) <= GLARE_COLOUR_AGREE, axis=1)
+    if luminance(colour) <= 0 or agree.mean() < 0.5:
+        return grey, grey_part
+    out: npt.NDArray[np.float32] = (colour / luminance(colour)).astype(np.float32)
+    if np.abs(out - 1).max() < GLARE_COLOUR_OFF:
+        return grey, grey_part
+    return out, grey_part
 
 
 def _hues_off(card: Card, kit: Kit) -> frozenset[str]:

@@ -380,6 +380,9 @@ class References:
     """Swatches whose hue, as the card shows them, lies too far from their print to say
     what that colour looks like here (:data:`HUE_SHIFT_MOST`): a token nearest such a
     swatch, or next nearest it, is unknown."""
+    glare: Floats = dataclasses.field(default_factory=lambda: np.ones(3, np.float32))
+    """The colour a highlight around a slot is taken off in (white-balanced linear R, G, B
+    of luminance 1; grey unless :func:`recognize._glare_colour` says otherwise)."""
 
     @property
     def light_span(self) -> float:
@@ -438,8 +441,8 @@ class Lit:
     """The bare points as sampled (T x N x 3, white-balanced linear light, the tile's own
     glare taken off): :func:`tinted` measures the light around a slot channel by channel."""
     lift: Floats
-    """What was taken off each slot's samples at its centre, alike in every channel (T x
-    slots)..."""
+    """What was taken off each slot's samples at its centre (T x slots), in each channel
+    that times the glare's colour (``References.glare``)..."""
     gain: Floats
     """...and what they were then divided by (a shadow: below 1)."""
 
@@ -478,7 +481,12 @@ def light(
         # arithmetic as broadcasting them over a last axis of 3, in a third of the time.
         inside = linear[:, layout.lab_from :, :]
         rows = inside.reshape(count, -1)
-        lit = (rows - np.repeat(lift, 3, axis=1)) / np.repeat(gain, 3, axis=1)
+        taken_off = (
+            np.repeat(lift, 3, axis=1)
+            if (refs.glare == 1).all()
+            else (lift[..., None] * refs.glare).reshape(count, -1)
+        )
+        lit = (rows - taken_off) / np.repeat(gain, 3, axis=1)
         corrected[variant] = np.maximum(lit, 0).reshape(inside.shape)
         # ...and at each slot's centre, for :func:`tinted` and the deepest shade.
         lifts[variant], gains[variant] = _lift_and_gain(planes[:, :, 0], bare, taken)
@@ -576,11 +584,12 @@ def tinted(
     # a hand) count as bare tile under that light: they show nothing of its colour.
     seen = lit.bare_rgb[tiles]  # P x N x 3
     foreign = m.limits.foreign(lit.lab[:, layout.bare_at][tiles], refs.tile)
-    seen = np.where(foreign[..., None], (gain * tile + lift)[:, None, :], seen)
+    taken = gain * tile + lift * refs.glare
+    seen = np.where(foreign[..., None], taken[:, None, :], seen)
     level = (probes.plane[slots][:, :1, :] @ seen)[:, 0, :]
     # What the surround shows beyond bare tile under the lift and gain already made up for,
     # channel by channel: a lamp of another colour, or the light left below LIFT_LEAST.
-    tint = level - (gain * tile + lift)
+    tint = level - taken
     body = lab(np.maximum(linear_from_lab(colour) - tint / gain, 0).astype(np.float32))
     distances = np.linalg.norm(body[:, None, :] - refs.table()[None], axis=2)
     order = np.argsort(distances, axis=1)[:, :2]
