@@ -776,6 +776,14 @@ def _desk_lamp() -> npt.NDArray[np.float32]:
     return out
 
 
+def _glare_as_grey(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Glare taken off as grey, as where its colour cannot be read: what stands behind a
+    second lamp's highlight when ``recognize._glare_colour`` does not."""
+    monkeypatch.setattr(
+        recognize_module, "_glare_colour", lambda *args: (np.ones(3, np.float32), args[4])
+    )
+
+
 def test_a_highlight_is_taken_off_in_its_lamps_colour() -> None:
     """A highlight is the lamp's reflection: what the tiles it lifts show beyond their bare
     print, as the tiles without it show the print, is the lamp's colour."""
@@ -1547,10 +1555,14 @@ def test_against_printed_colours_a_token_must_lie_nearer_them(
     benchmark with the card painted over: ``lamps`` 59's picture 31, a green destroyer 21.3
     from aqua's print, read aqua under ``FAR``; ``warm`` 17's picture 15 with dark strike
     craft, a blue one whose body lay 37.8 from blue's print and nearer bare tile, read empty.
-    Both unknown."""
+    Both unknown. (Under ``lamps`` 59's highlight, taken off in its lamp's colour now, the
+    green destroyer is unknown without the limit too: the limit is pinned with the glare
+    taken off as grey, for a highlight whose colour cannot be read.)"""
     rendered = _card_painted_over(
         benchmark_picture(boards(index + 1, seed=seed, harsh=harsh, dark=dark)[index])[0]
     )
+    assert _read(rendered, sector, slot) == "unknown"
+    _glare_as_grey(monkeypatch)
     assert _read(rendered, sector, slot) == "unknown"
     monkeypatch.setattr(slots, limit, {"PRINTED_FAR": slots.FAR, "PRINTED_BARE": 0.0}[limit])
     assert _read(rendered, sector, slot) == read_as
@@ -1573,7 +1585,10 @@ def test_a_colour_that_a_lamp_of_another_colour_tints_is_unknown(
     picture 26 (0.94 px/mm) a yellow claim white, at 0.51-0.59: the
     glare was taken off as if of the table's light. Read again with the light around each
     slot taken off channel by channel (``slots.tinted``), each is nearer another swatch, or
-    nearly as near it, or far from its own: unknown, and nothing reads wrong."""
+    nearly as near it, or far from its own: unknown, and nothing reads wrong. With the
+    highlight now taken off in the lamp's colour (``recognize._glare_colour``) none of them
+    reads wrong even without that check; the check stands behind it, for a highlight whose
+    colour cannot be read."""
     rendered = benchmark_picture(boards(index + 1, seed=seed, harsh="lamps")[index])[0]
     tally = _tally(rendered, recognize(rendered.image, expected=list(rendered.tiles)))
     assert tally.wrong == [] and tally.occluded_wrong == []
@@ -1583,6 +1598,9 @@ def test_a_colour_that_a_lamp_of_another_colour_tints_is_unknown(
     # red carrier.
     monkeypatch.setattr(slots, "LIGHTNESS_FAR", 100.0)
     monkeypatch.setattr(recognize_module, "_hues_off", lambda *args: frozenset())
+    tally = _tally(rendered, recognize(rendered.image, expected=list(rendered.tiles)))
+    assert tally.wrong == []
+    _glare_as_grey(monkeypatch)
     tally = _tally(rendered, recognize(rendered.image, expected=list(rendered.tiles)))
     assert {wrong.split(" read ")[-1] for wrong in tally.wrong} >= read_as, tally.wrong
 
@@ -1615,12 +1633,16 @@ def test_a_token_of_one_swatchs_lightness_and_anothers_hue_is_unknown(
     daylight lamp's highlight on S3's red carrier alone, on a dark tile under a warm light,
     leaves its body with red's lightness and pink's hue, 23.6 below the card's pink in L*
     and 23.9 from it in all: within ``FAR``, it read "pink carrier" at 0.50. Farther than
-    ``LIGHTNESS_FAR`` from its swatch's lightness: unknown."""
+    ``LIGHTNESS_FAR`` from its swatch's lightness: unknown. (The highlight, taken off in
+    the lamp's colour now, leaves it unknown without that check too; the check stands
+    behind it, for a highlight whose colour cannot be read.)"""
     rendered = benchmark_picture(boards(30, seed=97, harsh="lamps")[29])[0]
     assert rendered.px_per_mm >= 1.0
     assert rendered.tiles["S3"].slots["unit"].describe() == "red carrier"
     assert _read(rendered, "S3", "unit") == "unknown"
     monkeypatch.setattr(slots, "LIGHTNESS_FAR", slots.FAR)
+    assert _read(rendered, "S3", "unit") == "unknown"
+    _glare_as_grey(monkeypatch)
     assert _read(rendered, "S3", "unit") == "pink carrier"
 
 

@@ -922,7 +922,25 @@ def read_tiles(
     notes = [] if notes is None else notes
     if not tiles:
         return []
-    given = image, blur_px  # a card that cannot be used reads them again
+
+    def again(card: Card, *, coloured: bool) -> list[tuple[SlotReading, ...] | str]:
+        """The tiles read again from the picture as given: with a card that cannot be used,
+        or the glare taken off as grey."""
+        return read_tiles(
+            given_image,
+            tiles,
+            kit,
+            card,
+            card_markers,
+            px_per_mm,
+            extra,
+            given_blur,
+            borrowed,
+            notes,
+            coloured=coloured,
+        )
+
+    given_image, given_blur = image, blur_px
     hs = np.array([h for h, _ in tiles])
     card_hs = np.array(list(card_markers)).reshape(-1, 3, 3)
     if px_per_mm > SAMPLE_PX_PER_MM:
@@ -1095,20 +1113,7 @@ def read_tiles(
         if max(apart, float(np.linalg.norm(card.swatches["tile"] - tile_as_grey))) > (
             CARD_TILE_APART
         ):
-            image, blur_px = given
-            return read_tiles(
-                image,
-                tiles,
-                kit,
-                card,
-                card_markers,
-                px_per_mm,
-                extra,
-                blur_px,
-                borrowed,
-                notes,
-                coloured=False,
-            )
+            return again(card, coloured=False)
     if refs.colours and apart > CARD_TILE_APART:
         mismatch = (
             f"the tiles' bare print reads {apart:.0f} from the kit's printed tile colour: "
@@ -1122,21 +1127,7 @@ def read_tiles(
             notes.append(
                 f"{mismatch}: its colours cannot be used; move the lamp, or clear the card"
             )
-            unused = dataclasses.replace(card, glare=True)
-            image, blur_px = given
-            return read_tiles(
-                image,
-                tiles,
-                kit,
-                unused,
-                card_markers,
-                px_per_mm,
-                extra,
-                blur_px,
-                borrowed,
-                notes,
-                coloured=coloured,
-            )
+            return again(dataclasses.replace(card, glare=True), coloured=coloured)
         refs = dataclasses.replace(refs, colours=False)
         notes.append(
             mismatch
