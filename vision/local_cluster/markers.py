@@ -438,18 +438,6 @@ def _squarish(quad: Matrix) -> bool:
     return bool(sides.max() <= SQUARISH * sides.min())
 
 
-def whole_scores(
-    gray: Image, quad: Matrix, side: int, templates: npt.NDArray[np.float32]
-) -> npt.NDArray[np.float32] | None:
-    """How well the marker inside ``quad`` correlates with each of ``templates`` (n x 4
-    turns, ``side`` pixels a side: :func:`_templates`): n x 4; None for a flat patch."""
-    values = _patch(gray, quad, side)
-    if values is None:
-        return None
-    out: npt.NDArray[np.float32] = templates @ values
-    return out
-
-
 def _patch(gray: Image, quad: Matrix, side: int) -> npt.NDArray[np.float32] | None:
     """The picture inside ``quad``, ``side`` pixels a side, as one row of unit length about its
     mean (so a dot product with a template is a correlation); None for a flat patch."""
