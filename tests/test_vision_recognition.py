@@ -17,6 +17,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 
 from benchmarks.vision import Board, boards, clear_prior, without_craft
 from benchmarks.vision import rendered as benchmark_picture
+from benchmarks.vision_kit_renders import _Picture, drawn_apart
 from companion.local_cluster.atoms import Colour, UnitType
 from companion.local_cluster.board_scan import SlotState
 from companion.local_cluster.state import Craft, State
@@ -1477,11 +1478,102 @@ def test_each_tiles_light_is_its_white_squares_whitest_points_colour() -> None:
     shades = np.linspace(0.2, 1.0, len(strip), dtype=np.float32)
     part[:, strip] = shades[None, :, None] * tints[:, None, :]
     hidden = np.array([False, False, False, True])
-    got = recognize_module._squares_light({0: part}, {0: lay}, [np.arange(4)], hidden)
+    never = np.full(3, 10.0, np.float32)
+    got, clipped = recognize_module._squares_light(
+        {0: part}, {0: lay}, [np.arange(4)], hidden, never
+    )
     want = tints[:3] / colour.luminance(tints[:3].astype(np.float32))[:, None]
     assert np.allclose(got[:3], want, atol=1e-3)
     middle = np.median(want, axis=0).astype(np.float32)
     assert np.allclose(got[3], middle / colour.luminance(middle), atol=1e-3)
+    assert not clipped.any()
+
+
+def test_a_channel_is_clipped_when_every_white_square_shown_reaches_the_clip() -> None:
+    """``SQUARE_CLIPPED``: a channel in which every tile's square found by its marker reads
+    at the picture's clip (a warm lamp, a daylight-balanced picture: red at 255) is clipped;
+    one a single square shows below it is not, and a hidden tile's square is not asked."""
+    lay = layout(load_kit(), 0)
+    strip = np.arange(len(lay.points))[lay.strip_at]
+    part = np.full((3, len(lay.points), 3), 0.05, np.float32)
+    part[:, strip] = [1.0, 0.8, 0.6]
+    part[1, strip, 1] = 0.9
+    part[2, strip] = 0.2  # hidden: a hand over it
+    clip_at = np.array([1.0, 0.9, 0.6], np.float32)
+    hidden = np.array([False, False, True])
+    _, clipped = recognize_module._squares_light(
+        {0: part}, {0: lay}, [np.arange(3)], hidden, clip_at
+    )
+    assert clipped.tolist() == [True, False, True]
+
+
+def test_colours_read_over_a_square_clipped_in_red_are_the_prints_as_clipped() -> None:
+    """``recognize._as_clipped``: a tile's light read from a square clipped in red is short
+    of the light's red by the gain the dark tile shows in red beyond its print (never
+    clipped), over what it shows in green and blue. Each printed colour is then its print
+    with that gain in red, and at most the square's own red: the mineral grey reads redder,
+    yellow and white at the paper's red; a channel not clipped is left as printed."""
+    card = colour.nominal_card(load_kit())
+    printed_tile = colour.linear_from_lab(card.swatches["tile"])
+    seen_tile = colour.lab((printed_tile * np.array([1.5, 1.0, 1.0])).astype(np.float32))
+    clipped = np.array([True, False, False])
+    got = recognize_module._as_clipped(card.swatches, seen_tile, clipped)
+    assert np.allclose(got["tile"], card.swatches["tile"])
+    grey = colour.linear_from_lab(card.swatches["mineral"])
+    want = colour.lab(np.minimum(grey * np.array([1.5, 1.0, 1.0]), 1.0).astype(np.float32))
+    assert np.allclose(got["mineral"], want, atol=0.05)
+    assert got["mineral"][1] - card.swatches["mineral"][1] > 8
+    for name in ("yellow", "white"):
+        assert colour.linear_from_lab(got[name])[0] == pytest.approx(1.0, abs=0.01)
+    # Gains under 1 (the tile no redder than printed) leave the colours as printed.
+    as_printed = recognize_module._as_clipped(card.swatches, card.swatches["tile"], clipped)
+    for name, value in card.swatches.items():
+        assert np.allclose(as_printed[name], value, atol=0.05), name
+
+
+def test_a_card_whose_white_patch_is_covered_leaves_each_tile_its_own_white_square() -> None:
+    """Picture 28 of the tables drawn apart (1.60 px/mm): an arm lies over the calibration
+    card's white patch. Its colours cannot be used, and the tokens are read against the
+    kit's printed colours, each tile in the light of its white square. That light was
+    taken over the card's white as read: the arm, darker than paper, and every token read
+    1.5-2 times too light (S40's pink strike craft L* 79 against the print's 68), 24
+    visible slots unknown. Each square is now its tile's white: one unknown, none wrong."""
+    drawn = drawn_apart(28)
+    truth = _Picture(drawn)
+    found = recognize(drawn.image, expected=tuple(truth.tiles))
+    assert any("white patch reads no lighter than the black square" in n for n in found.notes)
+    s40 = found.scan.tile("S40")
+    s23 = found.scan.tile("S23")
+    assert s40 is not None and s23 is not None
+    assert [r.describe() for r in s40.slots if r.slot.startswith("craft")] == ["pink"] * 6
+    crafts = {r.slot: r.describe() for r in s23.slots}
+    assert [crafts[f"craft{n}"] for n in (1, 2, 4)] == ["purple"] * 3
+    tally = _tally(truth, found)  # type: ignore[arg-type]
+    assert tally.wrong == [] and tally.occluded_wrong == []
+    assert len(tally.unknown) <= 1, tally.unknown
+
+
+def test_mineral_tokens_under_squares_clipped_in_red_are_read() -> None:
+    """Picture 56 of the tables drawn apart (1.21 px/mm, a 2,800 K lamp, a daylight-balanced
+    picture, the card's white overexposed): every tile's white square is red at 255, so
+    its light read less red than the lamp, and each mineral token, a* 12-15 against the
+    printed grey's -1, was unknown (the eight a hand leaves clear). Against the printed
+    colours as the clipped squares show them (``_as_clipped``) all eight read, and nothing
+    wrong."""
+    drawn = drawn_apart(56)
+    truth = _Picture(drawn)
+    found = recognize(drawn.image, expected=tuple(truth.tiles))
+    minerals = [
+        (tile.sector, r.slot, r.describe())
+        for tile in found.scan.tiles
+        for r in tile.slots
+        if r.slot.startswith("mineral")
+        and truth.tiles[tile.sector].slots[r.slot].state is SlotState.TOKEN
+        and r.slot not in truth.tiles[tile.sector].occluded
+    ]
+    assert len(minerals) == 8 and {read for _, _, read in minerals} == {"token"}, minerals
+    tally = _tally(truth, found)  # type: ignore[arg-type]
+    assert tally.wrong == [] and tally.occluded_wrong == []
 
 
 def _card_painted_over(rendered: Rendered) -> Rendered:

@@ -36,7 +36,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import cv2
@@ -49,8 +49,11 @@ from vision.blas import one_blas_thread
 from vision.errors import CardNotFound, ImageError
 from vision.local_cluster import face_fit, grid_rescue, outline_fit, tile_edges
 from vision.local_cluster.colour import (
+    CLIPPED,
+    LINEAR,
     Card,
     lab,
+    linear_from_lab,
     linear_rgb,
     luminance,
     median,
@@ -164,6 +167,9 @@ SQUARE_WHITEST = 75
 """The light's colour on a tile's white square is read from its points at or above this
 percentile of their luminance: blur mixes the square's edges with the black marker and the
 dark tile round it."""
+SQUARE_CLIPPED = 0.98
+"""A channel of the tiles' white squares is clipped when their whitest points (the median
+of them) read this near a picture value of :data:`colour.CLIPPED` or more in it."""
 CARRIED_NEIGHBOURS = 2
 """A tile whose marker is hidden is placed from the prior only when at least this many found
 tiles near it agree on how the board moved since (:func:`carried`)."""
@@ -963,6 +969,8 @@ def read_tiles(
     for v, lay in layouts.items():
         where.append(_project_many(hs[order[v]], lay.points).reshape(-1, 2))
     rgb = _sample(image, np.concatenate(where), card.white)
+    # A picture value clipped (CLIPPED, 0-255) as sampled: over the card's white as it read.
+    clip_at = (LINEAR[CLIPPED] / np.maximum(card.white, 1e-6)).astype(np.float32)
     at = len(card_hs) * len(strip)
     # The light's colour comes from the card. How much light falls on each tile comes from
     # its bare printed background (every face is printed alike, and like the card's
@@ -981,6 +989,7 @@ def read_tiles(
     tile_luminance = card.tile_luminance
     hidden = np.array([bool(b) for b in borrowed] or [False] * len(tiles))
     by_squares = False
+    clipped = np.zeros(3, bool)
     if card.glare or card.part_covered:
         # Nothing on the card can be trusted (or a swatch half covered is neither its colour
         # nor the cover's): light levels as the kit is meant to print, and in a picture fine
@@ -990,7 +999,7 @@ def read_tiles(
         tile_luminance = card.tile_luminance
         by_squares = px_per_mm >= SQUARES_LEAST_PX_PER_MM
         if by_squares:
-            lights = _squares_light(parts, layouts, order, hidden)
+            lights, clipped = _squares_light(parts, layouts, order, hidden, clip_at)
             parts = {v: part / lights[order[v]][:, None, :] for v, part in parts.items()}
             notes.append(
                 "without the calibration card's colours, tokens are read against the kit's "
@@ -1021,7 +1030,10 @@ def read_tiles(
     sigma = max(blur_px, 0.3)
     half = (kit.white_side - kit.marker_side) / 4
     card_keep = _kept(half, sigma / _scales(card_hs)) if len(card_hs) else np.ones(1)
-    calibration = card_strip / max(float(median(card_keep)), 1e-3)
+    # ...over the card's own squares; without the card, each tile's square is its own white
+    # (the card's white patch may be what covers it, and the swatches are then the kit's,
+    # printed on paper white).
+    calibration = 1.0 if by_squares else card_strip / max(float(median(card_keep)), 1e-3)
     levels = strips / np.maximum(calibration * _kept(half, sigma / _scales(hs)), 1e-6)
     if hidden.any() and not hidden.all():
         # A tile placed from the prior has its white square hidden: its light is that of
@@ -1095,6 +1107,14 @@ def read_tiles(
         # is red in any light): only a bluer one is taken off there in its own colour.
         glare=glare_colour if glare_colour[2] >= glare_colour[0] else np.ones(3, np.float32),
     )
+    # Squares clipped in some channels read a light short in them: the printed colours as
+    # they show them (unless the bare tile is far from its print, and the gain with it).
+    if (
+        clipped.any()
+        and not clipped.all()
+        and np.linalg.norm(card.swatches["tile"] - refs.tile) <= CARD_TILE_APART
+    ):
+        refs = dataclasses.replace(refs, swatches=_as_clipped(refs.swatches, refs.tile, clipped))
     apart = float(np.linalg.norm(card.swatches["tile"] - refs.tile))
     if refs.colours and coloured and tinted_glare:
         # The card's tile swatch must match the board's bare tile however the glare is taken
@@ -1228,22 +1248,53 @@ def _squares_light(
     layouts: dict[int, VariantLayout],
     order: Sequence[npt.NDArray[np.intp]],
     hidden: npt.NDArray[np.bool_],
-) -> Floats:
+    clip_at: Floats,
+) -> tuple[Floats, npt.NDArray[np.bool_]]:
     """The light's colour on each tile (tiles x linear R, G, B, of luminance 1) as its white
     square shows it: the square's whitest points (:data:`SQUARE_WHITEST`). The squares are
     printed on the paper the tokens are, so the paper's tint goes with it, and each tile
     takes its own: two lamps of different colours light a board unevenly. A tile whose
-    square is hidden (placed from the prior) takes the median of the others'."""
+    square is hidden (placed from the prior) takes the median of the others'.
+
+    Also the channels in which every square shown (``clip_at``, as sampled) is clipped: a
+    warm lamp over a daylight-balanced picture leaves the squares' red at 255, and their
+    light's colour is then less red than the light (:func:`_as_clipped`)."""
     out = np.ones((len(hidden), 3), np.float32)
     for v, part in parts.items():
         square = part[:, layouts[v].strip_at]
         shade = luminance(square)
         whitest = shade >= np.percentile(shade, SQUARE_WHITEST, axis=1, keepdims=True)
         out[order[v]] = np.nanmedian(np.where(whitest[..., None], square, np.nan), axis=1)
+    shown = out[~hidden] if not hidden.all() else out
+    clipped: npt.NDArray[np.bool_] = np.asarray((shown >= SQUARE_CLIPPED * clip_at).all(axis=0))
     if hidden.any():
-        out[hidden] = median(out[~hidden] if not hidden.all() else out, axis=0)
+        out[hidden] = median(shown, axis=0)
     out /= np.maximum(luminance(out), 1e-6)[:, None]
-    return out
+    return out, clipped
+
+
+def _as_clipped(
+    swatches: Mapping[str, Floats], tile: Floats, clipped: npt.NDArray[np.bool_]
+) -> dict[str, Floats]:
+    """The kit's printed colours as this picture shows them when the tiles' white squares
+    are clipped in the ``clipped`` channels (some, not all): each tile's light was read as
+    the clipped square, so in those channels a colour reads lighter by what the light
+    really is over the clip (the gain), and no lighter than the square (clipped too).
+
+    The gain is what the board's bare tile (``tile``, Lab, as read) shows beyond the kit's
+    printed tile in those channels, over what it shows in the others: the dark print is
+    never clipped. On the tables drawn apart from the recognizer (a 2,800-3,000 K lamp over a
+    daylight-balanced picture, the squares' red at 255, the card unusable) mineral tokens
+    read a* 12-15 against the printed grey's -1 and were unknown; the gain read 1.2-1.8."""
+    printed = linear_from_lab(np.asarray(swatches["tile"], np.float32))
+    seen = linear_from_lab(np.asarray(tile, np.float32))
+    ratio = seen / np.maximum(printed, 1e-6)
+    base = float(np.median(ratio[~clipped]))
+    gain = np.where(clipped, np.maximum(ratio / max(base, 1e-6), 1.0), 1.0).astype(np.float32)
+    names = [n for n in swatches if n != "tile"]
+    linear = linear_from_lab(np.stack([swatches[n] for n in names]).astype(np.float32))
+    shown = lab(np.minimum(linear * gain, 1.0).astype(np.float32))
+    return {**swatches, **{n: shown[i] for i, n in enumerate(names)}}
 
 
 def scan_image(
