@@ -408,3 +408,62 @@ def test_a_board_without_the_card_in_a_coarse_picture_has_every_tile_placed(
     monkeypatch.setattr(grid_rescue, "MATCH_MORE_BLUR", (0.0,))
     found = recognize(picture.image, expected=tuple(truth.tiles))
     assert "S23" not in {t.sector for t in found.scan.tiles}
+
+
+def test_a_marker_seen_at_a_slant_is_located_by_its_own_border(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A table drawn apart from the recognizer (seed 11, picture 52, 1.30 px/mm): the camera
+    tilted 28 degrees behind a 66-degree lens, markers at the picture's edge 40 pixels one
+    way and 61 the other. Each marker's edge is looked for 0.6 of a cell each way across its
+    sides, the cell measured along the sides beside it (``markers._across_sides``): every
+    tile marker then shows 46 mm a side on the table plane, within 0.5 mm. Measured along
+    each side's own length, the search across a long side reached past the one-cell black
+    border to a white bit beside it: S10's marker read 28.8 mm on one side, the plane was
+    skewed by it, and S48's strike craft lay 4 mm off their outlines, unknown."""
+    drawn = drawn_apart(52, seed=11)
+    truth = _Picture(drawn)
+
+    def sides_on_the_plane() -> list[float]:
+        found = recognize(drawn.image, expected=tuple(truth.tiles))
+        gray = cv2.cvtColor(drawn.image, cv2.COLOR_BGR2GRAY)
+        to_table = np.linalg.inv(found.table_to_image)
+        out = []
+        for marker in find_markers(gray, KIT):
+            if KIT.is_sector_marker(marker.id):
+                corners = marker.corners.reshape(-1, 1, 2).astype(np.float64)
+                flat = cv2.perspectiveTransform(corners, to_table).reshape(4, 2)
+                out += np.linalg.norm(flat - np.roll(flat, -1, axis=0), axis=1).tolist()
+        return out
+
+    assert all(abs(side - KIT.marker_side) < 0.5 for side in sides_on_the_plane())
+    found = recognize(drawn.image, expected=tuple(truth.tiles))
+    tile = found.scan.tile("S48")
+    assert tile is not None
+    want = truth.tiles["S48"]
+    crafts = [r for r in tile.slots if r.slot.startswith("craft") and r.slot not in want.occluded]
+    assert all(r.known and want.drawn(r) for r in crafts), [r.describe() for r in crafts]
+    wrong = [
+        f"{t.sector} {r.slot}: {r.describe()}"
+        for t in found.scan.tiles
+        for r in t.slots
+        if r.known and not truth.tiles[t.sector].drawn(r)
+    ]
+    assert wrong == []
+
+    def own_side(
+        gray: np.ndarray, quads: np.ndarray, t: np.ndarray, tau: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``_across_sides`` with the cell measured along each side's own length."""
+        direction = np.roll(quads, -1, axis=1) - quads
+        length = np.linalg.norm(direction, axis=2, keepdims=True)
+        unit = direction / np.maximum(length, 1e-9)
+        normal = np.stack([unit[..., 1], -unit[..., 0]], axis=2)
+        cell = length[..., 0] / 7.0
+        base = quads[:, :, None, :] + direction[:, :, None, :] * t[None, None, :, None]
+        maps = markers_module._profiles(base, normal, cell, tau)
+        values = cv2.remap(gray, *maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return values.astype(np.float64), base, normal, cell
+
+    monkeypatch.setattr(markers_module, "_across_sides", own_side)
+    assert min(sides_on_the_plane()) < 0.7 * KIT.marker_side

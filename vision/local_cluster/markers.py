@@ -514,18 +514,30 @@ def _profiles(
     return x.astype(np.float32).reshape(-1, size), y.astype(np.float32).reshape(-1, size)
 
 
+def _sides(quads: Matrix) -> Matrix:
+    """Each side's length (pixels, M x 4)."""
+    out: Matrix = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)
+    return out
+
+
 def _across_sides(
     gray: Image, quads: Matrix, t: Matrix, tau: Matrix
 ) -> tuple[Matrix, Matrix, Matrix, Matrix]:
     """Grey levels along profiles across every side of every marker (M x 4 x 2 corners,
     clockwise): from the points ``t`` of the way along each side, ``tau`` cells outwards. The
     profiles (one a row, M 4 P x S), their base points (M x 4 x P x 2), the sides' outward
-    normals (M x 4 x 2) and each side's cell (pixels, M x 4)."""
+    normals (M x 4 x 2) and the cell across each side (pixels, M x 4)."""
     direction = np.roll(quads, -1, axis=1) - quads
     length = np.linalg.norm(direction, axis=2, keepdims=True)
     unit = direction / np.maximum(length, 1e-9)
     normal = np.stack([unit[..., 1], -unit[..., 0]], axis=2)  # outwards for clockwise quads
-    cell = length[..., 0] / 7.0
+    # A cell across each side is the sides beside it over 7: a marker seen at a slant is
+    # narrower one way than the other, and a profile measured by its own side's length
+    # reaches past the black border into the marker's bits (issue 18's pictures drawn apart,
+    # seed 11 picture 52: tilted 28 degrees, markers 40 pixels one way and 61 the other; a
+    # white bit beside the border moved S10's edge a cell in, and the plane through the
+    # markers put S48's strike craft 4 mm off them).
+    cell = (np.roll(length[..., 0], 1, axis=1) + np.roll(length[..., 0], -1, axis=1)) / 14.0
     base = quads[:, :, None, :] + direction[:, :, None, :] * t[None, None, :, None]
     values = cv2.remap(
         gray, *_profiles(base, normal, cell, tau), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
@@ -565,7 +577,9 @@ def refine_corners(gray: Image, quads: Matrix) -> Matrix:
     contrast = (bright - dark).reshape(count, 4, EDGE_POINTS)
     points = base + normal[:, :, None, :] * (cell[:, :, None] * steps)[..., None]
     corners, usable = _meeting(points, (contrast > 8).astype(np.float64))
-    moved = np.linalg.norm(corners - quads, axis=2).max(axis=1) < cell.max(axis=1)
+    moved = (
+        np.linalg.norm(corners - quads, axis=2).max(axis=1) < 1.5 * _sides(quads).max(axis=1) / 7
+    )
     keep = usable & moved
     out = quads.copy()
     out[keep] = corners[keep]
@@ -620,7 +634,9 @@ def centre_on_white(gray: Image, quads: Matrix, white: float) -> Matrix:
     a, b, c, d = (corners[:, k] for k in range(4))
     centre, ok = _crossing(a, c - a, b, d - b)
     inside = centre[:, None, :] + (corners - centre[:, None, :]) * (2.0 / (1.0 + white))
-    moved = np.linalg.norm(inside - quads, axis=2).max(axis=1) < 1.5 * BAND_MOVE * cell.min(axis=1)
+    moved = np.linalg.norm(inside - quads, axis=2).max(axis=1) < (
+        1.5 * BAND_MOVE * _sides(quads).min(axis=1) / 7
+    )
     keep = usable & ok & moved
     out = quads.copy()
     out[keep] = inside[keep]
