@@ -1559,7 +1559,7 @@ def test_mineral_tokens_under_squares_clipped_in_red_are_read() -> None:
     its light read less red than the lamp, and each mineral token, a* 12-15 against the
     printed grey's -1, was unknown (the eight a hand leaves clear). Against the printed
     colours as the clipped squares show them (``_as_clipped``) all eight read, and nothing
-    wrong."""
+    wrong; a note says the squares are overexposed."""
     drawn = drawn_apart(56)
     truth = _Picture(drawn)
     found = recognize(drawn.image, expected=tuple(truth.tiles))
@@ -1572,6 +1572,9 @@ def test_mineral_tokens_under_squares_clipped_in_red_are_read() -> None:
         and r.slot not in truth.tiles[tile.sector].occluded
     ]
     assert len(minerals) == 8 and {read for _, _, read in minerals} == {"token"}, minerals
+    assert "the tiles' white squares are overexposed (red at the picture's brightest)" in (
+        " ".join(found.notes)
+    )
     tally = _tally(truth, found)  # type: ignore[arg-type]
     assert tally.wrong == [] and tally.occluded_wrong == []
 
@@ -1752,3 +1755,13 @@ def test_a_slot_darker_than_any_shadow_is_unknown(monkeypatch: pytest.MonkeyPatc
     tile = found.scan.tile("S14")
     assert tile is not None
     assert next(r for r in tile.slots if r.slot == "mineral1").describe() == "token"
+
+
+def test_a_note_the_tiles_read_twice_give_is_said_once() -> None:
+    """The tiles may be read twice (a card that cannot be used after all, a highlight taken
+    off as grey), and each reading adds what it needs said: the picture's notes say each
+    thing once, in the order first said."""
+    twice = ("the calibration card is not in the picture", "a", "b", "a")
+    quality, notes = recognize_module.judge(1.5, 0.5, 4, (), twice)
+    assert quality is Quality.GOOD
+    assert notes == ("the calibration card is not in the picture", "a", "b")

@@ -822,8 +822,9 @@ def judge(
     missing: Sequence[SectorId] = (),
     card_notes: Sequence[str] = (),
 ) -> tuple[Quality, tuple[str, ...]]:
-    """The picture's quality and the notes a person needs to make it better."""
-    notes = list(card_notes)
+    """The picture's quality and the notes a person needs to make it better (each once: the
+    tiles may be read twice, and say the same twice)."""
+    notes = list(dict.fromkeys(card_notes))
     if missing:
         notes.append(f"not found: {', '.join(missing)} (covered, out of the picture, or too small)")
     if tiles == 0:
@@ -1006,6 +1007,14 @@ def read_tiles(
                 "printed colours, each tile in the light of its own white square: less surely "
                 "(a printer's own colours may differ), so some may be unknown"
             )
+            if clipped.any():
+                channels = " and ".join(
+                    name for name, c in zip(("red", "green", "blue"), clipped, strict=True) if c
+                )
+                notes.append(
+                    f"the tiles' white squares are overexposed ({channels} at the picture's "
+                    "brightest): colours may be off; dim the light or shorten the exposure"
+                )
         else:
             notes.append(
                 "without the calibration card's colours no token colour is read in a picture this "
