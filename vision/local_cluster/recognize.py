@@ -1116,15 +1116,11 @@ def read_tiles(
         # is red in any light): only a bluer one is taken off there in its own colour.
         glare=glare_colour if glare_colour[2] >= glare_colour[0] else np.ones(3, np.float32),
     )
+    apart = float(np.linalg.norm(card.swatches["tile"] - refs.tile))
     # Squares clipped in some channels read a light short in them: the printed colours as
     # they show them (unless the bare tile is far from its print, and the gain with it).
-    if (
-        clipped.any()
-        and not clipped.all()
-        and np.linalg.norm(card.swatches["tile"] - refs.tile) <= CARD_TILE_APART
-    ):
+    if clipped.any() and not clipped.all() and apart <= CARD_TILE_APART:
         refs = dataclasses.replace(refs, swatches=_as_clipped(refs.swatches, refs.tile, clipped))
-    apart = float(np.linalg.norm(card.swatches["tile"] - refs.tile))
     if refs.colours and coloured and tinted_glare:
         # The card's tile swatch must match the board's bare tile however the glare is taken
         # off the tiles: in its colour (the card may lie under the same highlight, tinted
