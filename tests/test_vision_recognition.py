@@ -512,6 +512,23 @@ def test_a_glyph_faint_in_a_coarse_picture_names_no_unit() -> None:
     assert slots._UNITS[int(clear[0])] is UnitType.BATTLESHIP
 
 
+def test_a_battleships_ring_that_blur_lightens_on_a_light_token_is_still_ink() -> None:
+    """``GLYPH_INKED``: on a white battleship at about 1 px/mm (picture 9 drawn apart from the
+    recognizer, S13) the disc's centre read 84 darker than the token and its middle ring 53,
+    0.63 of it, short of ``GLYPH_DARK``: unknown. Ink 30 or more darker than its token
+    counts the other part as ink from 0.45 as dark (no destroyer's ring nor carrier's hole
+    read over 0.23 of ink that dark); fainter ink keeps 0.65."""
+    glyphs = np.array([84.4, 15.0, 60.0, 84.4], np.float32), np.array([52.8, 8.0, 14.0, 35.0])
+    kinds, _ = slots._glyphs(glyphs[0], glyphs[1].astype(np.float32))
+    read = [slots._UNITS[k].value if k >= 0 else "unknown" for k in kinds.tolist()]
+    assert read == ["battleship", "unknown", "destroyer", "unknown"]
+    drawn = drawn_apart(9)
+    truth = _Picture(drawn)
+    tile = recognize(drawn.image, expected=tuple(truth.tiles)).scan.tile("S13")
+    assert tile is not None
+    assert {r.slot: r.describe() for r in tile.slots}["unit"] == "white battleship"
+
+
 def test_glare_makes_what_it_covers_unknown_never_something(small: State) -> None:
     """A strong highlight over the board: no reading under it is wrong (issue 18)."""
     rendered = _first(
