@@ -20,12 +20,6 @@ def picture_2() -> LcRender:
     return drawn_apart(2)
 
 
-@pytest.fixture(scope="module")
-def picture_50() -> LcRender:
-    """2.12 px/mm, a lens that bows lines more (k1 -0.080), S17's marker under a hand."""
-    return drawn_apart(50)
-
-
 def _read(picture: LcRender, sector: str) -> tuple[list[str], list[str]]:
     """Tile ``sector``'s visible slots read right, and any slot read wrong."""
     truth = _Picture(picture)
@@ -41,25 +35,19 @@ def _read(picture: LcRender, sector: str) -> tuple[list[str], list[str]]:
 
 
 def test_a_tile_near_the_corner_of_a_bowing_lens_is_read_at_its_own_size(
-    picture_2: LcRender, picture_50: LcRender, monkeypatch: pytest.MonkeyPatch
+    picture_2: LcRender, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Pictures drawn apart from the recognizer (``python -m benchmarks.vision_kit_renders``).
-    In picture 2 all twelve of S9's slots read right at the size the fit across the lens
-    gives its marker. In picture 50 (k1 -0.080) the markers show 1.5 % larger on the plane
-    on one side of the board than the other; S17's marker is under a hand, and at the
-    fitted size its face shows where a tile should lie and it is placed, its visible slots
-    read. At the plane's one size its face's outlines do not fit, and it is not found.
-    (Picture 2 once showed S9 1.3 % small and its craft unreadable at the plane's size:
-    its marker's edges were looked for a cell too far in, ``markers._across_sides``.)"""
+    """Picture 2 drawn apart from the recognizer (``python -m benchmarks.vision_kit_renders``):
+    one plane through every marker puts S9's outermost strike craft 1-1.5 mm outside where
+    they show; at the size the fit across the lens gives its marker, all twelve of its slots
+    read right. At the plane's size three empty craft outlines show too faintly to read."""
     right, wrong = _read(picture_2, "S9")
     assert wrong == []
     assert len(right) == 12
-    right, wrong = _read(picture_50, "S17")
-    assert wrong == []
-    assert len(right) >= 8
     monkeypatch.setattr(recognize_module, "_marker_scales", lambda *args: {})
-    truth = _Picture(picture_50)
-    assert recognize(picture_50.image, expected=tuple(truth.tiles)).scan.tile("S17") is None
+    right, wrong = _read(picture_2, "S9")
+    assert wrong == []
+    assert {"craft1", "craft5", "craft6"}.isdisjoint(right)
 
 
 def test_a_body_nearer_a_tokens_colour_than_bare_tile_is_never_empty() -> None:

@@ -416,7 +416,8 @@ def test_a_marker_seen_at_a_slant_is_located_by_its_own_border(
     """A table drawn apart from the recognizer (seed 11, picture 52, 1.30 px/mm): the camera
     tilted 28 degrees behind a 66-degree lens, markers at the picture's edge 40 pixels one
     way and 61 the other. Each marker's edge is looked for 0.6 of a cell each way across its
-    sides, the cell measured along the sides beside it (``markers._across_sides``): every
+    sides, the cell measured along the sides beside it where they differ from the side by
+    more than ``markers.SLANT`` (``_across_sides``): every
     tile marker then shows 46 mm a side on the table plane, within 0.5 mm. Measured along
     each side's own length, the search across a long side reached past the one-cell black
     border to a white bit beside it: S10's marker read 28.8 mm on one side, the plane was

@@ -113,10 +113,9 @@ def test_a_tile_under_a_sleeve_placed_from_the_prior_reads_its_visible_slots(
     assert wrong == []
     assert right >= 5 * len(placed)
     assert any("placed where the last scan had it" in n for n in sleeved.found.scan.notes)
-    # Placed tiles take part in the adjacency as if seen (R1.1). (Without the prior, S18 and
-    # S33 are placed by their faces: every tile is found either way.)
+    # Placed tiles take part in the adjacency as if seen (R1.1).
     assert set(sleeved.found.scan.adjacency) >= set(sleeved.without.scan.adjacency)
-    assert all(any(sector in pair for pair in sleeved.found.scan.adjacency) for sector in placed)
+    assert len(sleeved.found.scan.adjacency) > len(sleeved.without.scan.adjacency)
 
 
 def test_a_hand_covered_slot_stays_unknown_on_a_tile_placed_from_the_prior(
@@ -359,7 +358,7 @@ def test_a_hidden_tile_is_placed_on_its_strike_craft_outlines_where_its_edges_sh
     five strike-craft slots, four of them empty. Craft outlines repeat every 18-20 mm and
     alone are no evidence of a pose, but where the tile's edge line shows across x and y
     the pose is right within about a millimetre (or a neighbour's line off, which no 1.5
-    mm outline survives): the tile is placed from the prior, its empty craft slots
+    mm outline survives): the tile is placed from the prior, its four empty craft slots
     read right, nothing wrong (it went unread before)."""
     case = _benchmark_picture(78, {}, craft=True)
     assert case.without.scan.tile("S31") is None
@@ -371,7 +370,7 @@ def test_a_hidden_tile_is_placed_on_its_strike_craft_outlines_where_its_edges_sh
         for s in tile.reading.slots
         if s.state is SlotState.EMPTY and s.slot not in truth.occluded
     ]
-    assert {"craft1", "craft2", "craft3", "craft5"} <= set(empty)
+    assert sorted(empty) == ["craft1", "craft2", "craft3", "craft5"]
     assert _carried_slots(case)[1] == []
 
 
@@ -508,7 +507,7 @@ def test_a_fingers_edge_along_a_side_does_not_place_a_moved_tile(
     0.98 px/mm). Moved 20 mm across its own axes since the last scan, its prior puts one
     side across the move on bare face and the other along the finger's edge, light against
     the face at five positions (15 mm), which passed for the edge line: the tile was placed
-    20 mm off and empty strike-craft slots under the finger read white. Unless all four
+    20 mm off and two empty strike-craft slots under the finger read white. Unless all four
     sides show, a side shows with its line at six positions or more
     (``tile_edges.ACROSS_LEAST``): not placed."""
     moved = {"S39": (-19.95, 1.36)}
@@ -521,8 +520,7 @@ def test_a_fingers_edge_along_a_side_does_not_place_a_moved_tile(
     monkeypatch.setattr(slots, "LIGHTNESS_FAR", 100.0)
     case = _benchmark_picture(41, moved, craft=True)
     assert "S39" in case.found.scan.sectors
-    wrong = _carried_slots(case)[1]
-    assert wrong and set(wrong) <= {"S39 craft5: white", "S39 craft6: white"}
+    assert _carried_slots(case)[1] == ["S39 craft5: white", "S39 craft6: white"]
 
 
 def test_a_tokens_own_colour_blurred_into_its_ring_does_not_cover_it(

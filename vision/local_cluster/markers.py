@@ -514,6 +514,14 @@ def _profiles(
     return x.astype(np.float32).reshape(-1, size), y.astype(np.float32).reshape(-1, size)
 
 
+SLANT = 0.15
+"""A marker's cell across a side is measured along the sides beside it when they differ
+from the side's own length by more than this share (:func:`_across_sides`). Everywhere,
+a slight difference moved a card's markers enough to tip three coarse pictures of issue
+18's benchmark (0.51-0.68 px/mm) over the card's glare check, 172 slots unread (and a
+fourth back, 64 read)."""
+
+
 def _sides(quads: Matrix) -> Matrix:
     """Each side's length (pixels, M x 4)."""
     out: Matrix = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)
@@ -531,13 +539,16 @@ def _across_sides(
     length = np.linalg.norm(direction, axis=2, keepdims=True)
     unit = direction / np.maximum(length, 1e-9)
     normal = np.stack([unit[..., 1], -unit[..., 0]], axis=2)  # outwards for clockwise quads
-    # A cell across each side is the sides beside it over 7: a marker seen at a slant is
-    # narrower one way than the other, and a profile measured by its own side's length
-    # reaches past the black border into the marker's bits (issue 18's pictures drawn apart,
-    # seed 11 picture 52: tilted 28 degrees, markers 40 pixels one way and 61 the other; a
-    # white bit beside the border moved S10's edge a cell in, and the plane through the
-    # markers put S48's strike craft 4 mm off them).
-    cell = (np.roll(length[..., 0], 1, axis=1) + np.roll(length[..., 0], -1, axis=1)) / 14.0
+    # A cell across each side is the sides beside it over 7 when they differ from it by
+    # more than SLANT: a marker seen at a slant is narrower one way than the other, and a
+    # profile measured by its own side's length reaches past the black border into the
+    # marker's bits (issue 18's pictures drawn apart, seed 11 picture 52: tilted 28
+    # degrees, markers 40 pixels one way and 61 the other; a white bit beside the border
+    # moved S10's edge a cell in, and the plane through the markers put S48's strike craft
+    # 4 mm off them).
+    own = length[..., 0] / 7.0
+    across = (np.roll(length[..., 0], 1, axis=1) + np.roll(length[..., 0], -1, axis=1)) / 14.0
+    cell = np.where(np.abs(across / np.maximum(own, 1e-9) - 1) > SLANT, across, own)
     base = quads[:, :, None, :] + direction[:, :, None, :] * t[None, None, :, None]
     values = cv2.remap(
         gray, *_profiles(base, normal, cell, tau), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
