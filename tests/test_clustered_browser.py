@@ -63,6 +63,11 @@ def test_a_placement_on_a_phone_and_the_end_screen(browser: Any, tmp_path: Path)
             # Ann's turn: the first K7.20 placements by the service, then hers on the phone.
             for move in K720_ORDER[:-1]:
                 service.submit(table_id, service.view(table_id)["acting"], move, final=True)
+            # The service played Ann's earlier turns too, and her phone may still show one
+            # of them (a slow machine): a tap there is lost when this turn's page replaces
+            # it. Her move box for this very turn is the one to use.
+            turn = service.view(table_id)["turn"]
+            ann.wait_for_selector(f'form.move-form[data-keep-key="move-{turn}-1"]')
             ann.wait_for_selector('.turn-box[data-acting="1"]')
             ann.wait_for_selector('.cl-card[data-card="B-sq-so-3"]')
             ann.click('.cl-card[data-card="B-sq-so-3"]')
