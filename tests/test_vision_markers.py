@@ -452,19 +452,5 @@ def test_a_marker_seen_at_a_slant_is_located_by_its_own_border(
     ]
     assert wrong == []
 
-    def own_side(
-        gray: np.ndarray, quads: np.ndarray, t: np.ndarray, tau: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """``_across_sides`` with the cell measured along each side's own length."""
-        direction = np.roll(quads, -1, axis=1) - quads
-        length = np.linalg.norm(direction, axis=2, keepdims=True)
-        unit = direction / np.maximum(length, 1e-9)
-        normal = np.stack([unit[..., 1], -unit[..., 0]], axis=2)
-        cell = length[..., 0] / 7.0
-        base = quads[:, :, None, :] + direction[:, :, None, :] * t[None, None, :, None]
-        maps = markers_module._profiles(base, normal, cell, tau)
-        values = cv2.remap(gray, *maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return values.astype(np.float64), base, normal, cell
-
-    monkeypatch.setattr(markers_module, "_across_sides", own_side)
+    monkeypatch.setattr(markers_module, "SLANT", float("inf"))  # each side's own length
     assert min(sides_on_the_plane()) < 0.7 * KIT.marker_side

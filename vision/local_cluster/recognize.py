@@ -929,6 +929,7 @@ def read_tiles(
     notes = [] if notes is None else notes
     if not tiles:
         return []
+    given_image, given_blur = image, blur_px  # the tiles may be read again as given
 
     def again(card: Card, *, coloured: bool) -> list[tuple[SlotReading, ...] | str]:
         """The tiles read again from the picture as given: with a card that cannot be used,
@@ -947,7 +948,6 @@ def read_tiles(
             coloured=coloured,
         )
 
-    given_image, given_blur = image, blur_px
     hs = np.array([h for h, _ in tiles])
     card_hs = np.array(list(card_markers)).reshape(-1, 3, 3)
     if px_per_mm > SAMPLE_PX_PER_MM:
@@ -970,8 +970,6 @@ def read_tiles(
     for v, lay in layouts.items():
         where.append(_project_many(hs[order[v]], lay.points).reshape(-1, 2))
     rgb = _sample(image, np.concatenate(where), card.white)
-    # A picture value clipped (CLIPPED, 0-255) as sampled: over the card's white as it read.
-    clip_at = (LINEAR[CLIPPED] / np.maximum(card.white, 1e-6)).astype(np.float32)
     at = len(card_hs) * len(strip)
     # The light's colour comes from the card. How much light falls on each tile comes from
     # its bare printed background (every face is printed alike, and like the card's
@@ -995,7 +993,9 @@ def read_tiles(
         # Nothing on the card can be trusted (or a swatch half covered is neither its colour
         # nor the cover's): light levels as the kit is meant to print, and in a picture fine
         # enough, colours against the kit's printed ones, each tile in the light its own
-        # white square shows.
+        # white square shows. (A picture value clipped, as sampled: over the card's white
+        # as it read.)
+        clip_at = (LINEAR[CLIPPED] / np.maximum(card.white, 1e-6)).astype(np.float32)
         card = dataclasses.replace(nominal_card(kit), glare=True)
         tile_luminance = card.tile_luminance
         by_squares = px_per_mm >= SQUARES_LEAST_PX_PER_MM
