@@ -384,9 +384,15 @@ def test_a_tile_placed_from_the_prior_changes_nothing_the_found_tiles_read(
     case = picture_43
     placed = {t.sector for t in case.found.tiles if t.carried}
     assert placed
-    # (Without the prior the grid finds S20's marker, half under the hand: with it, S20 is
-    # placed at the prior's pose, and read as such.)
-    both = [t for t in case.without.scan.tiles if t.sector not in placed | {"S20"}]
+    # (Without the prior the grid finds S20's and S39's markers, half under the hands: with
+    # it, each is placed at the prior's pose, and read as such.)
+    on_grid = {
+        note.split(":")[0]
+        for note in case.without.scan.notes
+        if ": its marker shows only dimly or in part" in note
+    }
+    assert on_grid == {"S20", "S38", "S39"}
+    both = [t for t in case.without.scan.tiles if t.sector not in placed | on_grid]
 
     def read(scan: BoardScan) -> dict[str, str]:
         return {

@@ -10,16 +10,24 @@ Where one shows, the marker inside it is matched whole against every kit marker 
 picture's blur shows them, a millimetre and a few degrees either way, and taken only as
 surely as a blurred marker the detector's quads show (``markers.MATCH_LEAST``,
 ``MATCH_MARGIN``), and only as a tile the table should have and that was not found.
+
+A hand over part of a marker spoils both looks. Where either finds nothing, it looks again
+leaving out the pixels that show something over the print (:mod:`occluders`), when at
+least :data:`SHOWN_LEAST` of what it compares shows. A marker matched so lies where one of
+the few nudges and turns put it, and its edges (a hand's among them) may not say better:
+it is then fitted where it matches best on what shows of it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Collection, Sequence
 
 import cv2
 import numpy as np
 
+from vision.local_cluster import occluders
 from vision.local_cluster.colour import median
 from vision.local_cluster.kit import Kit
 from vision.local_cluster.markers import (
@@ -59,9 +67,26 @@ REFINED_MOST_MM = 2.0
 """A matched marker's corners are refined no further than this (mm)."""
 TILE_SHADE = 0.15
 """The printed tile round the white square, as drawn (paper white is 1)."""
+SHOWN_LEAST = 0.5
+"""A marker or white square something lies over is matched on what shows of it, when at
+least this share of it shows."""
+GROWN_PX = 2
+"""Pixels either way a thing over the print is grown by: its blurred edge is part print."""
+FIT_STEP_CELLS = 0.25
+FIT_STEP_DEG = 3.0
+FIT_STEP_SCALE = 0.03
+FIT_ROUNDS = 4
+FIT_MOVES = 6
+"""A marker the grid matched whose edges do not locate it (:func:`_refined`) is fitted where
+it matches best on what shows of it: moved by a quarter of a cell, turned by 3 degrees and
+scaled by 3 % at a time while that matches better (at most ``FIT_MOVES`` times), then by
+half as much, ``FIT_ROUNDS`` times. (Issue 18's benchmark, `hands` 13 picture 46: S37,
+half under a dark sleeve, matched 2-3 mm and a few degrees off, and placed there a
+mineral slot's outline fell on the sleeve's edge and read empty over its mineral.)"""
 
 
 def rescued(
+    image: Image,
     gray: Image,
     kit: Kit,
     table_to_image: Matrix,
@@ -70,7 +95,8 @@ def rescued(
     wanted: Collection[int],
 ) -> list[Marker]:
     """Markers of ``wanted`` tiles (ids not among ``markers``) found on the grid cells
-    beside the tiles at ``poses`` (table mm, degrees), in ``gray``'s pixels."""
+    beside the tiles at ``poses`` (table mm, degrees), in the pixels of ``image`` (and of
+    ``gray``, the same in grey)."""
     found = {m.id for m in markers}
     wanted = {i for i in wanted if i not in found}
     if not wanted or not poses:
@@ -87,6 +113,7 @@ def rescued(
         for more in MATCH_MORE_BLUR
     ]
     square = _square(kit, sigma / px_per_mm * RESOLUTION, bits)
+    whites = occluders.whites(image, quads, kit)
     out: dict[int, tuple[float, Marker]] = {}
     # Cell by cell beside the tiles found, then beside the tiles found so (a tile whose only
     # neighbours were missing too), until a round finds none.
@@ -101,14 +128,21 @@ def rescued(
         more: list[Pose] = []
         for centre, angle in cells:
             looked.append(centre)
-            at = _white_square(gray, table_to_image, centre, angle, kit, square)
+            near = cv2.perspectiveTransform(np.array([[centre]], np.float64), table_to_image)
+            white = occluders.white_near(whites, near.reshape(2))
+            over = _Over(image, white)
+            at = _white_square(gray, table_to_image, centre, angle, kit, square, over)
             if at is None:
                 continue
-            best = _marker(gray, table_to_image, at, angle, kit, templates, side, everyone, found)
+            best = _marker(
+                gray, table_to_image, at, angle, kit, templates, side, everyone, found, over
+            )
             if best is None:
                 continue
-            score, marker = best
-            marker = _refined(gray, marker, kit, px_per_mm)
+            score, marker, row = best
+            marker = _refined(gray, marker, kit, px_per_mm) or Marker(
+                marker.id, _fitted(gray, marker.corners, row, side, over)
+            )
             if marker.id in wanted and score > out.get(marker.id, (-1.0, marker))[0]:
                 more += [] if marker.id in out else [(at, angle)]
                 out[marker.id] = (score, marker)
@@ -117,15 +151,15 @@ def rescued(
         placed += more
 
 
-def _refined(gray: Image, marker: Marker, kit: Kit, px_per_mm: float) -> Marker:
+def _refined(gray: Image, marker: Marker, kit: Kit, px_per_mm: float) -> Marker | None:
     """The marker's corners located as the detector's are (its edges, then the middle of its
-    white band), unless that moves a corner more than ``REFINED_MOST_MM`` from where the
-    match put it (something over part of the marker)."""
+    white band); None if that moves a corner more than ``REFINED_MOST_MM`` from where the
+    match put it (something over part of the marker, or the match a few degrees off)."""
     edges = refine_corners(gray, marker.corners[None])
     quad = centre_on_white(gray, edges, kit.white_side / kit.marker_side)[0]
     moved = float(np.linalg.norm(quad - marker.corners, axis=1).max()) / px_per_mm
     if not np.all(np.isfinite(quad)) or moved > REFINED_MOST_MM:
-        return marker
+        return None
     return Marker(marker.id, quad)
 
 
@@ -184,8 +218,10 @@ def _white_square(
     angle: float,
     kit: Kit,
     square: tuple[np.ndarray, np.ndarray],
+    over: _Over,
 ) -> tuple[float, float] | None:
-    """Where (table mm) a white square lies within ``SEARCH_MM`` of ``centre``, if one does."""
+    """Where (table mm) a white square lies within ``SEARCH_MM`` of ``centre``, if one does:
+    matched whole, else on what shows of it (``over``)."""
     drawn, mask = square
     reach = drawn.shape[0] / RESOLUTION / 2 + SEARCH_MM
     size = round(2 * reach * RESOLUTION)
@@ -209,7 +245,13 @@ def _white_square(
     scores = cv2.matchTemplate(patch, drawn, cv2.TM_CCOEFF_NORMED, mask=mask)
     _, best, _, (col, row) = cv2.minMaxLoc(scores)
     if best < SQUARE_LEAST:
-        return None
+        shown = over.shown(warp, size, inverse=True)
+        if shown is None:
+            return None
+        scores = _in_part_scores(patch / 255.0, shown, drawn, mask)
+        _, best, _, (col, row) = cv2.minMaxLoc(scores)
+        if best < SQUARE_LEAST:
+            return None
     shift = np.array([col, row]) / RESOLUTION - SEARCH_MM
     t = math.radians(angle)
     rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
@@ -227,31 +269,194 @@ def _marker(
     side: int,
     everyone: tuple[int, ...],
     found: set[int],
-) -> tuple[float, Marker] | None:
+    over: _Over,
+) -> tuple[float, Marker, np.ndarray] | None:
     """The kit marker inside the white square at ``centre``, matched whole at the best of a
-    few nudges and turns, if it stands out (its score and the marker): as blurred as the
-    first of ``templates`` shows, else the next."""
+    few nudges and turns, if it stands out: as blurred as the first of ``templates`` shows,
+    else the next; if none does, matched so on what shows of it (``over``). Its score, the
+    marker and its template (unturned, as blurred as it matched)."""
     corners = np.array(kit.marker_corners(), np.float64)
-    best: list[tuple[float, float, int, np.ndarray] | None] = [None] * len(templates)
+    quads = []
     for dx in NUDGES_MM:
         for dy in NUDGES_MM:
             for turn in TURNS_DEG:
                 pose = table_to_image @ _similarity((centre[0] + dx, centre[1] + dy), angle + turn)
-                quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), pose).reshape(4, 2)
-                values = _patch(gray, quad, side)
-                if values is None:
-                    continue
-                for level, blurred in enumerate(templates):
-                    scores = blurred @ values
-                    first, top, second = standing(scores, everyone, found)
-                    so_far = best[level]
-                    if so_far is None or top > so_far[0]:
-                        rolled = np.roll(quad, int(np.argmax(scores[first])), axis=0)
-                        best[level] = (top, second, first, rolled)
-    for at_blur in best:
+                quads.append(
+                    cv2.perspectiveTransform(corners.reshape(-1, 1, 2), pose).reshape(4, 2)
+                )
+    whole = _matched(gray, quads, templates, side, everyone, found, None)
+    best = whole or _matched(gray, quads, templates, side, everyone, found, over)
+    if best is None:
+        return None
+    score, marker, level = best
+    return score, marker, templates[level][everyone.index(marker.id), 0]
+
+
+def _matched(
+    gray: Image,
+    quads: Sequence[Matrix],
+    templates: Sequence[np.ndarray],
+    side: int,
+    everyone: tuple[int, ...],
+    found: set[int],
+    over: _Over | None,
+) -> tuple[float, Marker, int] | None:
+    """The marker best matched in any of ``quads`` if it stands out (its score, the marker,
+    and which of ``templates`` matched it): whole, or on what shows of it (``over``, when
+    something lies over it)."""
+    best: list[tuple[float, float, int, np.ndarray] | None] = [None] * len(templates)
+    for quad in quads:
+        if over is None:
+            values = _patch(gray, quad, side)
+            rows: Sequence[np.ndarray] | None = None if values is None else templates
+        else:
+            values, rows = _in_part(gray, quad, side, templates, over)
+        if values is None or rows is None:
+            continue
+        for level, blurred in enumerate(rows):
+            scores = blurred @ values
+            first, top, second = standing(scores, everyone, found)
+            so_far = best[level]
+            if so_far is None or top > so_far[0]:
+                rolled = np.roll(quad, int(np.argmax(scores[first])), axis=0)
+                best[level] = (top, second, first, rolled)
+    for level, at_blur in enumerate(best):
         if at_blur is None:
             continue
         score, second, first, quad = at_blur
         if stands_out(everyone[first], score, second, found):
-            return score, Marker(int(everyone[first]), quad)
+            return score, Marker(int(everyone[first]), quad), level
     return None
+
+
+def _fitted(gray: Image, quad: Matrix, row: np.ndarray, side: int, over: _Over) -> Matrix:
+    """The quad near ``quad`` where the marker (``row``: its template, unturned) correlates
+    best on what shows of it, moved, turned and scaled by ever smaller steps: a marker
+    something lies over (whose edges do not locate it, :func:`_refined`) lies within the
+    few nudges and turns it was matched at, or is more turned than they reach."""
+    centre = quad.mean(axis=0)
+    cell = float(np.sqrt(_area(quad))) / (side / MATCH_PX)
+
+    def placed(params: np.ndarray) -> Matrix:
+        x, y, turn, scale = params
+        c, s = math.cos(turn), math.sin(turn)
+        rot = np.array([[c, -s], [s, c]]) * math.exp(scale)
+        out: Matrix = centre + (quad - centre) @ rot.T + np.array([x, y])
+        return out
+
+    def score(params: np.ndarray) -> float:
+        quad_at = placed(params)
+        values, rows = _in_part(gray, quad_at, side, [row[None, None]], over, bare_too=True)
+        return -1.0 if values is None or rows is None else float(rows[0][0, 0] @ values)
+
+    params = np.zeros(4)
+    best = score(params)
+    steps = np.array(
+        [FIT_STEP_CELLS * cell, FIT_STEP_CELLS * cell, math.radians(FIT_STEP_DEG), FIT_STEP_SCALE]
+    )
+    for _ in range(FIT_ROUNDS):
+        for _ in range(FIT_MOVES):
+            moved = False
+            for k in range(4):
+                for sign in (-1.0, 1.0):
+                    trial = params.copy()
+                    trial[k] += sign * steps[k]
+                    at = score(trial)
+                    if at > best:
+                        best, params, moved = at, trial, True
+            if not moved:
+                break
+        steps /= 2
+    return placed(params)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Over:
+    """The picture in colour and the paper's white near a cell: what lies over the print
+    there (:mod:`occluders`)."""
+
+    image: Image
+    white: occluders.Lab | None
+
+    def shown(self, warp: Matrix, size: int, *, inverse: bool) -> np.ndarray | None:
+        """1 where the print shows and 0 where something lies over it (grown by
+        :data:`GROWN_PX`), on the ``size``-pixel patch ``warp`` takes the picture to (from
+        the patch to the picture if ``inverse``); None when nothing does."""
+        if self.white is None:
+            return None
+        flags = cv2.INTER_LINEAR | (cv2.WARP_INVERSE_MAP if inverse else 0)
+        patch = cv2.warpPerspective(
+            self.image, warp, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE
+        )
+        hidden = occluders.covered(patch, self.white).astype(np.uint8)
+        if not hidden.any():
+            return None
+        grown = cv2.dilate(hidden, np.ones((2 * GROWN_PX + 1, 2 * GROWN_PX + 1), np.uint8))
+        out: np.ndarray = (1 - grown).astype(np.float32)
+        return out
+
+
+def _in_part(
+    gray: Image,
+    quad: Matrix,
+    side: int,
+    templates: Sequence[np.ndarray],
+    over: _Over,
+    *,
+    bare_too: bool = False,
+) -> tuple[np.ndarray | None, list[np.ndarray] | None]:
+    """The picture inside ``quad`` where the print shows, and ``templates`` there (each row
+    centred and of unit length); None when something lies over more than
+    :data:`SHOWN_LEAST` of it, or over none of it (unless ``bare_too``)."""
+    target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    warp = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+    shown = over.shown(warp, side, inverse=False)
+    if shown is None and bare_too:
+        shown = np.ones((side, side), np.float32)
+    if shown is None or float(shown.mean()) < SHOWN_LEAST:
+        return None, None
+    keep = shown.ravel() > 0.5
+    patch = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR)
+    values = _centred(patch.astype(np.float32).ravel()[keep])
+    if values is None:
+        return None, None
+    rows = []
+    for blurred in templates:
+        part = blurred[:, :, keep]
+        part = part - part.mean(axis=2, keepdims=True)
+        rows.append(part / (np.linalg.norm(part, axis=2, keepdims=True) + 1e-9))
+    return values, rows
+
+
+def _centred(values: np.ndarray) -> np.ndarray | None:
+    """``values`` about their mean, of unit length; None if flat."""
+    values = values - values.mean()
+    length = float(np.linalg.norm(values))
+    return None if length < 1e-6 else values / length
+
+
+def _in_part_scores(
+    patch: np.ndarray, shown: np.ndarray, drawn: np.ndarray, mask: np.ndarray
+) -> np.ndarray:
+    """``cv2.TM_CCOEFF_NORMED`` of ``drawn`` (its pixels in ``mask``) at each place in
+    ``patch``, over the pixels ``shown`` only; -1 where less than :data:`SHOWN_LEAST` of
+    the drawing shows."""
+
+    def at(picture: np.ndarray, template: np.ndarray) -> np.ndarray:
+        out: np.ndarray = cv2.matchTemplate(
+            picture.astype(np.float32), template.astype(np.float32), cv2.TM_CCORR
+        )
+        return out
+
+    seen = patch * shown
+    drawing = drawn * mask
+    count = at(shown, mask)
+    sum_t, sum_tt = at(shown, drawing), at(shown, drawing * drawn)
+    sum_p, sum_pp = at(seen, mask), at(seen * patch, mask)
+    sum_pt = at(seen, drawing)
+    n = np.maximum(count, 1e-6)
+    spread = np.maximum(sum_pp - sum_p**2 / n, 0.0) * np.maximum(sum_tt - sum_t**2 / n, 0.0)
+    scores = (sum_pt - sum_p * sum_t / n) / np.sqrt(np.maximum(spread, 1e-12))
+    scores[(count < SHOWN_LEAST * float(mask.sum())) | (spread < 1e-12)] = -1.0
+    out: np.ndarray = scores.astype(np.float32)
+    return out

@@ -327,7 +327,8 @@ def recognize(
     table_to_image, poses = _plane(card_markers, tile_markers, kit)
     rescued: set[str] = set()
     if count is not None and tile_markers and len(tile_markers) < count:
-        for marker, pose in _on_the_grid(gray, kit, table_to_image, poses, markers, expected):
+        on_grid = _on_the_grid(image, gray, kit, table_to_image, poses, markers, expected)
+        for marker, pose in on_grid:
             markers.append(marker)
             tile_markers.append(marker)
             poses.append(pose)
@@ -502,6 +503,7 @@ def _unread(kit: Kit, variant: int) -> tuple[SlotReading, ...]:
 
 
 def _on_the_grid(
+    image: Image,
     gray: Image,
     kit: Kit,
     table_to_image: Matrix,
@@ -522,7 +524,7 @@ def _on_the_grid(
     model = np.array(kit.marker_corners(), np.float64)
     to_table = np.linalg.inv(table_to_image)
     out = []
-    for marker in grid_rescue.rescued(gray, kit, table_to_image, poses, markers, wanted):
+    for marker in grid_rescue.rescued(image, gray, kit, table_to_image, poses, markers, wanted):
         corners = cv2.perspectiveTransform(marker.corners.reshape(-1, 1, 2), to_table)
         pose = _rigid(model, corners.reshape(4, 2))
         variant = kit.variant_of(marker.id)
