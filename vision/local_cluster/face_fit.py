@@ -3,7 +3,8 @@
 A hand over a tile's marker leaves nothing that names the tile. But when the table should
 hold a tile that was not found (``companion scan --expect``, or the tracked game with no
 earlier scan of that tile) and it is the only such tile of its variant, the face says which
-it is. It lies on a free grid cell beside the tiles found; each such cell is looked at:
+it is (of more, what shows of its marker may: ``grid_rescue.named_in_part``). It lies on a
+free grid cell beside the tiles found; each such cell is looked at:
 
 1. its **edge line** (a 1.5 mm light line just inside the cut, alike on all four sides) says
    where the tile lies, give or take its gap and turn: the pose where the line shows most

@@ -32,12 +32,15 @@ from vision.local_cluster.colour import median
 from vision.local_cluster.kit import Kit
 from vision.local_cluster.markers import (
     EDGE_TO_SIGMA,
+    MATCH_LEAST,
+    MATCH_MARGIN,
     MATCH_MORE_BLUR,
     MATCH_PX,
     Image,
     Marker,
     Matrix,
     _area,
+    _codes,
     _patch,
     _templates,
     centre_on_white,
@@ -70,6 +73,19 @@ TILE_SHADE = 0.15
 SHOWN_LEAST = 0.5
 """A marker or white square something lies over is matched on what shows of it, when at
 least this share of it shows."""
+NAMED_SHOWN_LEAST = 0.3
+"""...and a tile's face already found, of a variant more than one missing tile is, named by
+what shows of its marker among those tiles alone (:func:`named_in_part`), when at least this
+share shows."""
+WHITE_CELLS_LEAST = 3
+WHITE_CELLS_APART = 3
+WHITE_CELL_LEVEL = 0.6
+WHITE_CELLS_RING = 0.25
+WHITE_CELLS_CONTRAST = 40.0
+"""A face's marker under a dark sleeve (which no colour tells from the print) is named by
+the cells that show white (at least ``WHITE_CELL_LEVEL`` of the way from the marker's
+black to its white square's, which must differ by ``WHITE_CELLS_CONTRAST`` grey levels,
+and ``WHITE_CELLS_RING`` of the square must show): :func:`_by_white_cells`."""
 GROWN_PX = 2
 """Pixels either way a thing over the print is grown by: its blurred edge is part print."""
 FIT_STEP_CELLS = 0.25
@@ -404,16 +420,17 @@ def _in_part(
     over: _Over,
     *,
     bare_too: bool = False,
+    least: float | None = None,
 ) -> tuple[np.ndarray | None, list[np.ndarray] | None]:
     """The picture inside ``quad`` where the print shows, and ``templates`` there (each row
-    centred and of unit length); None when something lies over more than
-    :data:`SHOWN_LEAST` of it, or over none of it (unless ``bare_too``)."""
+    centred and of unit length); None when less than ``least`` (:data:`SHOWN_LEAST`) of it
+    shows, or something lies over none of it (unless ``bare_too``)."""
     target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
     warp = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
     shown = over.shown(warp, side, inverse=False)
     if shown is None and bare_too:
         shown = np.ones((side, side), np.float32)
-    if shown is None or float(shown.mean()) < SHOWN_LEAST:
+    if shown is None or float(shown.mean()) < (SHOWN_LEAST if least is None else least):
         return None, None
     keep = shown.ravel() > 0.5
     patch = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR)
@@ -460,3 +477,116 @@ def _in_part_scores(
     scores[(count < SHOWN_LEAST * float(mask.sum())) | (spread < 1e-12)] = -1.0
     out: np.ndarray = scores.astype(np.float32)
     return out
+
+
+def named_in_part(
+    image: Image,
+    gray: Image,
+    kit: Kit,
+    to_image: Matrix,
+    markers: Sequence[Marker],
+    candidates: Sequence[int],
+) -> int | None:
+    """Which of ``candidates`` (tiles of one variant the table should have and does not
+    show) a tile whose face lies at ``to_image`` (tile mm -> pixels, marker upright) is, by
+    what shows of its marker: the one whose marker, unturned (the face says which way it
+    lies), matches what shows at least :data:`markers.MATCH_LEAST` and
+    :data:`markers.MATCH_MARGIN` ahead of every other candidate, at the best of a few nudges
+    and turns, when at least :data:`NAMED_SHOWN_LEAST` of it shows; else the one its cells
+    that show white name (:func:`_by_white_cells`); None if neither does."""
+    quads = np.array([m.corners for m in markers], np.float64)
+    if len(quads) == 0 or len(candidates) < 2:
+        return None
+    sigma = edge_spread(gray, quads) / EDGE_TO_SIGMA
+    px_per_mm = float(median(np.sqrt([_area(q) for q in quads]))) / kit.marker_side
+    bits = matchable(kit)[1]
+    side = (bits + 2) * MATCH_PX
+    blur_cells = round(sigma / (px_per_mm * kit.marker_side / (bits + 2)), 1)
+    ids = tuple(sorted(candidates))
+    levels = [
+        _templates(kit.dictionary, ids, round(blur_cells + more, 1))[:, :1]
+        for more in MATCH_MORE_BLUR
+    ]
+    centre = cv2.perspectiveTransform(np.zeros((1, 1, 2)), to_image).reshape(2)
+    over = _Over(image, occluders.white_near(occluders.whites(image, quads, kit), centre))
+    corners = np.array(kit.marker_corners(), np.float64)
+    best: list[tuple[float, float, int] | None] = [None] * len(levels)
+    for dx in NUDGES_MM:
+        for dy in NUDGES_MM:
+            for turn in TURNS_DEG:
+                pose = to_image @ _similarity((dx, dy), turn)
+                quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), pose).reshape(4, 2)
+                values, rows = _in_part(
+                    gray, quad, side, levels, over, bare_too=True, least=NAMED_SHOWN_LEAST
+                )
+                if values is None or rows is None:
+                    continue
+                for level, blurred in enumerate(rows):
+                    scores = blurred[:, 0] @ values
+                    order = np.argsort(-scores)
+                    top, second = float(scores[order[0]]), float(scores[order[1]])
+                    so_far = best[level]
+                    if so_far is None or top > so_far[0]:
+                        best[level] = (top, second, int(order[0]))
+    for at_blur in best:
+        if at_blur is None:
+            continue
+        top, second, first = at_blur
+        if top >= MATCH_LEAST and top - second >= MATCH_MARGIN:
+            return ids[first]
+    quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_image).reshape(4, 2)
+    return _by_white_cells(gray, kit, quad, ids, over)
+
+
+def _by_white_cells(
+    gray: Image, kit: Kit, quad: Matrix, ids: tuple[int, ...], over: _Over
+) -> int | None:
+    """Which of ``ids`` the marker at ``quad`` (unturned) is by its cells that show white: a
+    dark sleeve over a marker looks like its black, so a dark cell says nothing, but a
+    white one (not something over the print: :mod:`occluders`) is a white bit. The one
+    marker every white cell of which is white in it, with at least
+    :data:`WHITE_CELLS_LEAST` of them, when every other has at least
+    :data:`WHITE_CELLS_APART` cells white that it has black."""
+    bits, codes = _codes(kit.dictionary, ids)
+    cells = bits + 2
+    grown = quad.mean(axis=0) + (quad - quad.mean(axis=0)) * (kit.white_side / kit.marker_side)
+    ring_side = round(cells * MATCH_PX * kit.white_side / kit.marker_side)
+    target = np.array([[0, 0], [ring_side, 0], [ring_side, ring_side], [0, ring_side]], np.float32)
+    warp = cv2.getPerspectiveTransform(grown.astype(np.float32), target)
+    around = cv2.warpPerspective(gray, warp, (ring_side, ring_side)).astype(np.float32)
+    margin = (ring_side - cells * MATCH_PX) // 2
+    inner = np.zeros(around.shape, bool)
+    inner[margin:-margin, margin:-margin] = True
+    shown = over.shown(warp, ring_side, inverse=False)
+    visible = np.ones(around.shape, bool) if shown is None else shown > 0.5
+    ring = around[~inner & visible]
+    marker = around[margin:-margin, margin:-margin][: cells * MATCH_PX, : cells * MATCH_PX]
+    seen = visible[margin:-margin, margin:-margin][: cells * MATCH_PX, : cells * MATCH_PX]
+    if len(ring) < WHITE_CELLS_RING * (~inner).sum():
+        return None
+    white, black = float(np.percentile(ring, 90)), float(np.percentile(marker, 5))
+    if white - black < WHITE_CELLS_CONTRAST:
+        return None
+    step = MATCH_PX
+    middle = slice(step // 4, step - step // 4)
+    is_white = np.zeros((cells, cells), bool)
+    for row in range(cells):
+        for col in range(cells):
+            at = (slice(row * step, (row + 1) * step), slice(col * step, (col + 1) * step))
+            if not seen[at].all():
+                continue
+            level = float(marker[at][middle, middle].mean())
+            is_white[row, col] = level >= black + WHITE_CELL_LEVEL * (white - black)
+    drawn = np.zeros((len(ids), cells, cells), bool)
+    drawn[:, 1:-1, 1:-1] = codes.astype(bool)
+    against = (is_white[None] & ~drawn).sum(axis=(1, 2))
+    agree = (is_white[None] & drawn).sum(axis=(1, 2))
+    order = np.argsort(against)
+    first = int(order[0])
+    if (
+        against[first] == 0
+        and agree[first] >= WHITE_CELLS_LEAST
+        and all(against[other] >= WHITE_CELLS_APART for other in order[1:])
+    ):
+        return ids[first]
+    return None

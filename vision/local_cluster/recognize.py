@@ -374,7 +374,9 @@ def recognize(
         if expected is None or isinstance(expected, int)
         else [sector for sector in expected if sector not in {s for s, *_ in found}]
     )
-    by_face = _by_face(gray, kit, table_to_image, found, missing, prior, px_per_mm, edge_typical)
+    by_face = _by_face(
+        image, gray, kit, table_to_image, found, missing, prior, px_per_mm, edge_typical, markers
+    )
     found += by_face
     found.sort(key=lambda f: sector_sort_key(f[0]))
     placed = [place(sector, pose) for sector, pose, _ in found]
@@ -409,8 +411,15 @@ def recognize(
             sole = missing is not None and len(missing) == 1
             if isinstance(slots, str) or not _face_right(slots, shown, sole=sole):
                 continue
+            alike = missing is not None and sum(
+                kit.variant_of(int(other[1:])) == variant for other in missing
+            )
             notes.append(
-                f"{sector}: its marker is hidden; placed where a face like its own shows "
+                f"{sector}: its marker shows only in part; placed where a face like its own "
+                "shows, and named by what shows of its marker (another tile the table should "
+                "have looks like it)"
+                if alike and alike > 1
+                else f"{sector}: its marker is hidden; placed where a face like its own shows "
                 "(no other tile the table should have looks like it)"
             )
         elif from_prior:
@@ -572,6 +581,7 @@ def _marker_scales(
 
 
 def _by_face(
+    image: Image,
     gray: Image,
     kit: Kit,
     table_to_image: Matrix,
@@ -580,11 +590,14 @@ def _by_face(
     prior: Prior | None,
     px_per_mm: float,
     edge_typical: Callable[[], tuple[float, float]],
+    markers: Sequence[Marker],
 ) -> list[tuple[SectorId, Pose, bool]]:
     """Where the tiles the table should have and does not show (``missing``, None when the
     table's sectors are not known) may lie, their markers hidden whole: each free grid cell
     where a tile's face shows (:mod:`face_fit`), against the found tiles' ``edge_typical``
-    line, named by its variant when exactly one missing tile is of that variant. None for a
+    line, named by its variant when exactly one missing tile is of that variant, else by
+    what shows of its marker among that variant's missing tiles
+    (:func:`grid_rescue.named_in_part`). None for a
     tile an earlier scan placed (:func:`carried` alone places such a tile), nor in a picture
     coarser than :data:`FINE_PX_PER_MM`. Each is only a candidate (:func:`_face_right`,
     :func:`_one_face_each`)."""
@@ -593,20 +606,29 @@ def _by_face(
     of_variant: dict[int, list[SectorId]] = {}
     for sector in missing:
         of_variant.setdefault(kit.variant_of(int(sector[1:])), []).append(sector)
-    named = {
-        variant: sectors[0]
+    candidates = {
+        variant: sectors
         for variant, sectors in of_variant.items()
-        if len(sectors) == 1 and (prior is None or prior.pose(sectors[0]) is None)
+        if prior is None or all(prior.pose(sector) is None for sector in sectors)
     }
-    if not named:
+    if not candidates:
         return []
     typical, face_level = edge_typical()
     poses = [pose for _, pose, _ in found]
-    return [
-        (named[face.variant], face.pose, True)
-        for face in face_fit.faces(gray, kit, table_to_image, poses, typical, face_level)
-        if face.variant in named
-    ]
+    out = []
+    for face in face_fit.faces(gray, kit, table_to_image, poses, typical, face_level):
+        sectors = candidates.get(face.variant)
+        if sectors is None:
+            continue
+        if len(sectors) == 1:
+            out.append((sectors[0], face.pose, True))
+            continue
+        to_image = table_to_image @ _similarity(*face.pose)
+        numbers = [int(sector[1:]) for sector in sectors]
+        named = grid_rescue.named_in_part(image, gray, kit, to_image, markers, numbers)
+        if named is not None:
+            out.append((f"S{named}", face.pose, True))
+    return out
 
 
 def _face_right(
