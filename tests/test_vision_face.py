@@ -13,7 +13,7 @@ from benchmarks.vision import rendered as benchmark_picture
 from benchmarks.vision_kit_renders import _Picture, drawn_apart
 from companion.local_cluster.atoms import Colour
 from companion.local_cluster.board_scan import SlotReading, SlotState
-from vision.local_cluster import grid_rescue, tile_edges
+from vision.local_cluster import face_fit, grid_rescue, tile_edges
 from vision.local_cluster import recognize as recognize_module
 from vision.local_cluster.kit import load_kit
 from vision.local_cluster.recognize import recognize
@@ -207,3 +207,14 @@ def test_a_face_under_a_dark_sleeve_is_named_by_its_marker_cells_that_show_white
     assert sum(r.known for r in tile.slots if r.slot not in truth.occluded) >= 8
     monkeypatch.setattr(grid_rescue, "_by_white_cells", lambda *args: None)
     assert recognize(picture.image, expected=sectors).scan.tile("S31") is None
+
+
+def test_each_variant_at_each_turn_puts_its_slots_where_one_turn_of_each_other_does() -> None:
+    """The four slot layouts are quarter turns of one another: a face whose outlines do not
+    say which way its triangles point may be any of four variants, each at its own turn
+    (``face_fit._alike``), and the missing tiles of all four are its candidates."""
+    kit = load_kit()
+    ways = [(v, ((0.0, 0.0), 90.0 * q)) for v in range(4) for q in range(4)]
+    for way in ways:
+        alike = [other for other in ways if other != way and face_fit._alike(kit, way, other)]
+        assert sorted(v for v, _ in alike) == sorted(set(range(4)) - {way[0]})

@@ -54,6 +54,10 @@ STEP_DEG = 1.5
 LAYOUT_MARGIN = 1.3
 """The variant and quarter turn whose slot outlines show most is kept only when they show at
 least this many times as much as the next one's..."""
+ALIKE_MM = 5.0
+"""Slots this near are in the same place (:func:`_alike`): a variant's slots a quarter turn
+on lie within 3.5 mm of another's (a triangle's centre moves as it turns to point up its
+own frame), and 31 mm or more from every other variant's at any other turn."""
 TURNED = ("triangle", "hexagon")
 """...counting only the outlines a quarter turn changes: a strike-craft slot's circle shows
 alike under every variant that puts a circle there."""
@@ -69,6 +73,11 @@ class Face:
     """Which of the four variants the tile is: the one whose slots, at ``pose``, lie where
     the outlines show (the triangles of every variant point up its own frame, and the
     hexagons have flat tops, so a variant turned a quarter is no other variant)."""
+    alike: tuple[tuple[int, Pose], ...] = ()
+    """The other variants (each at its pose) whose slots lie where ``variant``'s do, when
+    the outlines do not say which of them it is: which way a triangle points and whether a
+    hexagon's top is flat is a millimetre or two of outline, which a coarse or blurred
+    picture may not show (:data:`LAYOUT_MARGIN` short of it). Empty when they do."""
 
 
 def faces(
@@ -110,11 +119,36 @@ def faces(
                 for (v, _), fit in zip(hypotheses, fits, strict=True)
             ]
         )
-        order = np.argsort(shows)[::-1]
-        best, second = float(shows[order[0]]), float(shows[order[1]])
-        if best > 0 and best >= LAYOUT_MARGIN * second:
-            out.append(Face(fits[int(order[0])], hypotheses[int(order[0])][0]))
+        first = int(np.argmax(shows))
+        alike = [
+            k
+            for k, (variant, turn) in enumerate(hypotheses)
+            if k != first and _alike(kit, hypotheses[first], (variant, turn))
+        ]
+        others = [float(shows[k]) for k in range(len(hypotheses)) if k != first and k not in alike]
+        best = float(shows[first])
+        if best <= 0 or best < LAYOUT_MARGIN * max(others):
+            continue
+        sure = best >= LAYOUT_MARGIN * max((float(shows[k]) for k in alike), default=0.0)
+        ways = () if sure else tuple((hypotheses[k][0], fits[k]) for k in alike)
+        out.append(Face(fits[first], hypotheses[first][0], ways))
     return out
+
+
+def _alike(kit: Kit, one: tuple[int, Pose], other: tuple[int, Pose]) -> bool:
+    """Whether two variants at two turns (of one centre) put their slots in the same places
+    (within :data:`ALIKE_MM`): every variant's slots are a quarter turn of another's."""
+    (variant, (_, angle)), (other_variant, (_, other_angle)) = one, other
+
+    def centres(v: int, turn: float) -> np.ndarray:
+        t = math.radians(turn)
+        rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+        out: np.ndarray = np.array([slot.centre for slot in kit.variants[v]], np.float64) @ rot.T
+        return out
+
+    a, b = centres(variant, angle), centres(other_variant, other_angle)
+    apart = np.linalg.norm(a[:, None] - b[None], axis=2)
+    return bool(len(a) == len(b) and apart.min(axis=1).max() <= ALIKE_MM)
 
 
 def _edge_fitted(

@@ -483,17 +483,16 @@ def named_in_part(
     image: Image,
     gray: Image,
     kit: Kit,
-    to_image: Matrix,
     markers: Sequence[Marker],
-    candidates: Sequence[int],
+    candidates: Sequence[tuple[int, Matrix]],
 ) -> int | None:
-    """Which of ``candidates`` (tiles of one variant the table should have and does not
-    show) a tile whose face lies at ``to_image`` (tile mm -> pixels, marker upright) is, by
-    what shows of its marker: the one whose marker, unturned (the face says which way it
-    lies), matches what shows at least :data:`markers.MATCH_LEAST` and
-    :data:`markers.MATCH_MARGIN` ahead of every other candidate, at the best of a few nudges
-    and turns, when at least :data:`NAMED_SHOWN_LEAST` of it shows; else the one its cells
-    that show white name (:func:`_by_white_cells`); None if neither does."""
+    """Which of ``candidates`` (tiles the table should have and does not show, each with
+    where its face would lie: tile mm -> pixels, marker upright) a face is, by what shows of
+    its marker: the one whose marker, unturned (the face says which way it lies), matches
+    what shows at least :data:`markers.MATCH_LEAST` and :data:`markers.MATCH_MARGIN` ahead
+    of every other candidate's, at the best of a few nudges and turns, when at least
+    :data:`NAMED_SHOWN_LEAST` of it shows; else the one its cells that show white name
+    (:func:`_by_white_cells`); None if neither does."""
     quads = np.array([m.corners for m in markers], np.float64)
     if len(quads) == 0 or len(candidates) < 2:
         return None
@@ -502,53 +501,74 @@ def named_in_part(
     bits = matchable(kit)[1]
     side = (bits + 2) * MATCH_PX
     blur_cells = round(sigma / (px_per_mm * kit.marker_side / (bits + 2)), 1)
-    ids = tuple(sorted(candidates))
+    ids = tuple(marker_id for marker_id, _ in candidates)
     levels = [
         _templates(kit.dictionary, ids, round(blur_cells + more, 1))[:, :1]
         for more in MATCH_MORE_BLUR
     ]
-    centre = cv2.perspectiveTransform(np.zeros((1, 1, 2)), to_image).reshape(2)
+    centre = cv2.perspectiveTransform(np.zeros((1, 1, 2)), candidates[0][1]).reshape(2)
     over = _Over(image, occluders.white_near(occluders.whites(image, quads, kit), centre))
     corners = np.array(kit.marker_corners(), np.float64)
-    best: list[tuple[float, float, int] | None] = [None] * len(levels)
-    for dx in NUDGES_MM:
-        for dy in NUDGES_MM:
-            for turn in TURNS_DEG:
-                pose = to_image @ _similarity((dx, dy), turn)
-                quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), pose).reshape(4, 2)
-                values, rows = _in_part(
-                    gray, quad, side, levels, over, bare_too=True, least=NAMED_SHOWN_LEAST
-                )
-                if values is None or rows is None:
-                    continue
-                for level, blurred in enumerate(rows):
-                    scores = blurred[:, 0] @ values
-                    order = np.argsort(-scores)
-                    top, second = float(scores[order[0]]), float(scores[order[1]])
-                    so_far = best[level]
-                    if so_far is None or top > so_far[0]:
-                        best[level] = (top, second, int(order[0]))
-    for at_blur in best:
-        if at_blur is None:
-            continue
-        top, second, first = at_blur
+    best = np.full((len(levels), len(ids)), -1.0)
+    at_face = []
+    for k, (_, to_image) in enumerate(candidates):
+        at_face.append(cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_image).reshape(4, 2))
+        own = [blurred[k : k + 1] for blurred in levels]
+        for dx in NUDGES_MM:
+            for dy in NUDGES_MM:
+                for turn in TURNS_DEG:
+                    pose = to_image @ _similarity((dx, dy), turn)
+                    quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), pose).reshape(4, 2)
+                    values, rows = _in_part(
+                        gray, quad, side, own, over, bare_too=True, least=NAMED_SHOWN_LEAST
+                    )
+                    if values is None or rows is None:
+                        continue
+                    for level, row in enumerate(rows):
+                        best[level, k] = max(best[level, k], float(row[0, 0] @ values))
+    for scores in best:
+        order = np.argsort(-scores)
+        top, second = float(scores[order[0]]), float(scores[order[1]])
         if top >= MATCH_LEAST and top - second >= MATCH_MARGIN:
-            return ids[first]
-    quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_image).reshape(4, 2)
-    return _by_white_cells(gray, kit, quad, ids, over)
+            return ids[int(order[0])]
+    return _by_white_cells(gray, kit, at_face, ids, over)
 
 
 def _by_white_cells(
-    gray: Image, kit: Kit, quad: Matrix, ids: tuple[int, ...], over: _Over
+    gray: Image, kit: Kit, quads: Sequence[Matrix], ids: tuple[int, ...], over: _Over
 ) -> int | None:
-    """Which of ``ids`` the marker at ``quad`` (unturned) is by its cells that show white: a
-    dark sleeve over a marker looks like its black, so a dark cell says nothing, but a
-    white one (not something over the print: :mod:`occluders`) is a white bit. The one
-    marker every white cell of which is white in it, with at least
+    """Which of ``ids`` the marker is (each unturned at its own of ``quads``) by its cells
+    that show white: a dark sleeve over a marker looks like its black, so a dark cell says
+    nothing, but a white one (not something over the print: :mod:`occluders`) is a white
+    bit. The one marker every white cell of which is white in it, with at least
     :data:`WHITE_CELLS_LEAST` of them, when every other has at least
     :data:`WHITE_CELLS_APART` cells white that it has black."""
     bits, codes = _codes(kit.dictionary, ids)
-    cells = bits + 2
+    drawn = np.zeros((len(ids), bits + 2, bits + 2), bool)
+    drawn[:, 1:-1, 1:-1] = codes.astype(bool)
+    against, agree = [], []
+    for quad, own in zip(quads, drawn, strict=True):
+        white = _white_cells(gray, kit, quad, bits + 2, over)
+        if white is None:
+            return None
+        against.append(int((white & ~own).sum()))
+        agree.append(int((white & own).sum()))
+    order = np.argsort(against)
+    first = int(order[0])
+    if (
+        against[first] == 0
+        and agree[first] >= WHITE_CELLS_LEAST
+        and all(against[other] >= WHITE_CELLS_APART for other in order[1:])
+    ):
+        return ids[first]
+    return None
+
+
+def _white_cells(gray: Image, kit: Kit, quad: Matrix, cells: int, over: _Over) -> np.ndarray | None:
+    """Which of the ``cells`` x ``cells`` cells of the marker at ``quad`` show white (at
+    their middle, at least :data:`WHITE_CELL_LEVEL` of the way from the marker's black to
+    its white square's); None when too little of the square shows
+    (:data:`WHITE_CELLS_RING`) or it is too dim (:data:`WHITE_CELLS_CONTRAST`)."""
     grown = quad.mean(axis=0) + (quad - quad.mean(axis=0)) * (kit.white_side / kit.marker_side)
     ring_side = round(cells * MATCH_PX * kit.white_side / kit.marker_side)
     target = np.array([[0, 0], [ring_side, 0], [ring_side, ring_side], [0, ring_side]], np.float32)
@@ -569,24 +589,12 @@ def _by_white_cells(
         return None
     step = MATCH_PX
     middle = slice(step // 4, step - step // 4)
-    is_white = np.zeros((cells, cells), bool)
+    out = np.zeros((cells, cells), bool)
     for row in range(cells):
         for col in range(cells):
             at = (slice(row * step, (row + 1) * step), slice(col * step, (col + 1) * step))
             if not seen[at].all():
                 continue
             level = float(marker[at][middle, middle].mean())
-            is_white[row, col] = level >= black + WHITE_CELL_LEVEL * (white - black)
-    drawn = np.zeros((len(ids), cells, cells), bool)
-    drawn[:, 1:-1, 1:-1] = codes.astype(bool)
-    against = (is_white[None] & ~drawn).sum(axis=(1, 2))
-    agree = (is_white[None] & drawn).sum(axis=(1, 2))
-    order = np.argsort(against)
-    first = int(order[0])
-    if (
-        against[first] == 0
-        and agree[first] >= WHITE_CELLS_LEAST
-        and all(against[other] >= WHITE_CELLS_APART for other in order[1:])
-    ):
-        return ids[first]
-    return None
+            out[row, col] = level >= black + WHITE_CELL_LEVEL * (white - black)
+    return out

@@ -374,7 +374,7 @@ def recognize(
         if expected is None or isinstance(expected, int)
         else [sector for sector in expected if sector not in {s for s, *_ in found}]
     )
-    by_face = _by_face(
+    by_face, marker_named = _by_face(
         image, gray, kit, table_to_image, found, missing, prior, px_per_mm, edge_typical, markers
     )
     found += by_face
@@ -411,14 +411,11 @@ def recognize(
             sole = missing is not None and len(missing) == 1
             if isinstance(slots, str) or not _face_right(slots, shown, sole=sole):
                 continue
-            alike = missing is not None and sum(
-                kit.variant_of(int(other[1:])) == variant for other in missing
-            )
             notes.append(
                 f"{sector}: its marker shows only in part; placed where a face like its own "
                 "shows, and named by what shows of its marker (another tile the table should "
                 "have looks like it)"
-                if alike and alike > 1
+                if sector in marker_named
                 else f"{sector}: its marker is hidden; placed where a face like its own shows "
                 "(no other tile the table should have looks like it)"
             )
@@ -591,44 +588,46 @@ def _by_face(
     px_per_mm: float,
     edge_typical: Callable[[], tuple[float, float]],
     markers: Sequence[Marker],
-) -> list[tuple[SectorId, Pose, bool]]:
+) -> tuple[list[tuple[SectorId, Pose, bool]], set[SectorId]]:
     """Where the tiles the table should have and does not show (``missing``, None when the
     table's sectors are not known) may lie, their markers hidden whole: each free grid cell
     where a tile's face shows (:mod:`face_fit`), against the found tiles' ``edge_typical``
-    line, named by its variant when exactly one missing tile is of that variant, else by
-    what shows of its marker among that variant's missing tiles
-    (:func:`grid_rescue.named_in_part`). None for a
-    tile an earlier scan placed (:func:`carried` alone places such a tile), nor in a picture
+    line, named by its variant when exactly one missing tile is of that variant (or of the
+    variants whose slots lie alike there, when the outlines do not say which it is: its
+    ``alike``), else by what shows of its marker among those missing tiles
+    (:func:`grid_rescue.named_in_part`); and which of them were named so. None for a tile
+    an earlier scan placed (:func:`carried` alone places such a tile), nor in a picture
     coarser than :data:`FINE_PX_PER_MM`. Each is only a candidate (:func:`_face_right`,
     :func:`_one_face_each`)."""
     if missing is None or px_per_mm < FINE_PX_PER_MM:
-        return []
+        return [], set()
     of_variant: dict[int, list[SectorId]] = {}
     for sector in missing:
         of_variant.setdefault(kit.variant_of(int(sector[1:])), []).append(sector)
-    candidates = {
-        variant: sectors
+    held = {
+        variant
         for variant, sectors in of_variant.items()
-        if prior is None or all(prior.pose(sector) is None for sector in sectors)
+        if prior is not None and any(prior.pose(sector) is not None for sector in sectors)
     }
-    if not candidates:
-        return []
     typical, face_level = edge_typical()
     poses = [pose for _, pose, _ in found]
-    out = []
+    out: list[tuple[SectorId, Pose, bool]] = []
+    by_marker: set[SectorId] = set()
     for face in face_fit.faces(gray, kit, table_to_image, poses, typical, face_level):
-        sectors = candidates.get(face.variant)
-        if sectors is None:
+        ways = [(face.variant, face.pose), *face.alike]
+        if any(variant in held for variant, _ in ways):
             continue
-        if len(sectors) == 1:
-            out.append((sectors[0], face.pose, True))
-            continue
-        to_image = table_to_image @ _similarity(*face.pose)
-        numbers = [int(sector[1:]) for sector in sectors]
-        named = grid_rescue.named_in_part(image, gray, kit, to_image, markers, numbers)
-        if named is not None:
-            out.append((f"S{named}", face.pose, True))
-    return out
+        named = [(sector, pose) for variant, pose in ways for sector in of_variant.get(variant, [])]
+        if len(named) == 1:
+            out.append((*named[0], True))
+        elif named:
+            at = [(int(sector[1:]), table_to_image @ _similarity(*pose)) for sector, pose in named]
+            number = grid_rescue.named_in_part(image, gray, kit, markers, at)
+            for sector, pose in named:
+                if sector == f"S{number}":
+                    out.append((sector, pose, True))
+                    by_marker.add(sector)
+    return out, by_marker
 
 
 def _face_right(
