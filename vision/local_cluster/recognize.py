@@ -590,7 +590,7 @@ def _by_face(
     markers: Sequence[Marker],
 ) -> tuple[list[tuple[SectorId, Pose, bool]], set[SectorId]]:
     """Where the tiles the table should have and does not show (``missing``, None when the
-    table's sectors are not known) may lie, their markers hidden whole: each free grid cell
+    table's sectors are not known) may lie, their markers hidden: each free grid cell
     where a tile's face shows (:mod:`face_fit`), against the found tiles' ``edge_typical``
     line, named by its variant when exactly one missing tile is of that variant (or of the
     variants whose slots lie alike there, when the outlines do not say which it is: its
@@ -609,6 +609,8 @@ def _by_face(
         for variant, sectors in of_variant.items()
         if prior is not None and any(prior.pose(sector) is not None for sector in sectors)
     }
+    if not set(of_variant) - held:
+        return [], set()  # nothing to look for: no face is looked at
     typical, face_level = edge_typical()
     poses = [pose for _, pose, _ in found]
     out: list[tuple[SectorId, Pose, bool]] = []
