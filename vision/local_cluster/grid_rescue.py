@@ -575,13 +575,13 @@ def _white_cells(gray: Image, kit: Kit, quad: Matrix, cells: int, over: _Over) -
     warp = cv2.getPerspectiveTransform(grown.astype(np.float32), target)
     around = cv2.warpPerspective(gray, warp, (ring_side, ring_side)).astype(np.float32)
     margin = (ring_side - cells * MATCH_PX) // 2
+    within = slice(margin, margin + cells * MATCH_PX)
     inner = np.zeros(around.shape, bool)
-    inner[margin:-margin, margin:-margin] = True
+    inner[within, within] = True
     shown = over.shown(warp, ring_side, inverse=False)
     visible = np.ones(around.shape, bool) if shown is None else shown > 0.5
     ring = around[~inner & visible]
-    marker = around[margin:-margin, margin:-margin][: cells * MATCH_PX, : cells * MATCH_PX]
-    seen = visible[margin:-margin, margin:-margin][: cells * MATCH_PX, : cells * MATCH_PX]
+    marker, seen = around[within, within], visible[within, within]
     if len(ring) < WHITE_CELLS_RING * (~inner).sum():
         return None
     white, black = float(np.percentile(ring, 90)), float(np.percentile(marker, 5))

@@ -26,8 +26,9 @@ Lab = npt.NDArray[np.float64]
 OFF_WHITE = 12.0
 """A pixel whose a*, b* lie farther than this from the paper's white (scaled to the pixel's
 lightness: a grey pixel of the print carries the tint in proportion) is not the print.
-Skin is 20-25 from a marker's white under every light of issue 18's pictures; the print,
-blurred, JPEG-coded and lit by a lamp at one end, up to 8."""
+Skin lay about 21 off in the pictures looked at (issue 18's picture 27 drawn apart). Under
+a 2,700 K lamp the paper is as orange as skin and a hand is not told apart (`warm` 83
+picture 11): its marker then simply matches less well, as under a dark sleeve."""
 LIT = 0.4
 """...among pixels at least this share as light as the paper's white (the printed tile round
 a marker is dark and coloured; something as dark over the print is not told apart)..."""
