@@ -24,9 +24,10 @@ def _lab(bgr: tuple[int, int, int]) -> np.ndarray:
 
 
 def test_skin_over_a_marker_is_told_from_its_print_under_a_tinted_light() -> None:
-    """Under a lamp that tints the paper (a*, b* 6 and 14), the paper, its black, and the
-    greys a blur mixes of them are the print; skin as light as the paper, and anything
-    half as light again, are not. Something as dark as the print is not told apart."""
+    """Under a lamp that tints the paper (L* 84, a* 4, b* 16), the paper, its black, and the
+    greys a blur mixes of them are the print; skin (L* 70, a* 15, b* 29: 19 off the tint
+    at its lightness) is not, nor an untinted highlight (17 off). A sleeve as dark as the
+    print (L* 14) is not told apart."""
     paper = (178, 205, 228)
     white = _lab(paper)
     mixes = [tuple(round(c * share) for c in paper) for share in (0.15, 0.4, 0.7, 1.0)]
