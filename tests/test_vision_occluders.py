@@ -39,10 +39,10 @@ def test_skin_over_a_marker_is_told_from_its_print_under_a_tinted_light() -> Non
 
 def test_a_hand_over_part_of_a_marker_leaves_its_tile_found() -> None:
     """Issue 18's pictures drawn apart, picture 27 (1.04 px/mm): three fingers lie over S33's
-    marker and its white square; matched whole, neither shows (the square correlates under
-    0.6, nothing stands out). Leaving out the pixels off the paper's white, the square shows
-    at 0.9 with half of it to see and S33's marker at 0.85, far ahead of any other; the tile
-    is found (before, it was not) and none of its slots reads wrong."""
+    marker and its white square; matched whole, the square barely shows (0.56) and no
+    marker stands out inside it. Leaving out the pixels off the paper's white, the square
+    shows at 0.9 with half of it to see and S33's marker at 0.85, far ahead of any other;
+    the tile is found (before, it was not) and none of its slots reads wrong."""
     picture = drawn_apart(27)
     truth = _Picture(picture)
     found = recognize(picture.image, expected=tuple(truth.tiles))
