@@ -122,16 +122,9 @@ def rescued(
     if not wanted or not poses:
         return []
     quads = np.array([m.corners for m in markers], np.float64)
-    sigma = edge_spread(gray, quads) / EDGE_TO_SIGMA
-    px_per_mm = float(median(np.sqrt([_area(q) for q in quads]))) / kit.marker_side
     everyone, bits = matchable(kit)
     side = (bits + 2) * MATCH_PX
-    blur_cells = round(sigma / (px_per_mm * kit.marker_side / (bits + 2)), 1)
-    # As blurred as the markers found show, then more (markers.MATCH_MORE_BLUR).
-    templates = [
-        _templates(kit.dictionary, everyone, round(blur_cells + more, 1))
-        for more in MATCH_MORE_BLUR
-    ]
+    sigma, px_per_mm, templates = _as_blurred(gray, quads, kit, everyone)
     square = _square(kit, sigma / px_per_mm * RESOLUTION, bits)
     whites = occluders.whites(image, quads, kit)
     out: dict[int, tuple[float, Marker]] = {}
@@ -169,6 +162,22 @@ def rescued(
         if not more:
             return [marker for _, marker in out.values()]
         placed += more
+
+
+def _as_blurred(
+    gray: Image, quads: Matrix, kit: Kit, ids: tuple[int, ...]
+) -> tuple[float, float, list[np.ndarray]]:
+    """The blur the markers at ``quads`` show (a Gaussian's sigma, pixels), their pixels a
+    millimetre, and the templates of ``ids`` as blurred as they show it, then more
+    (:data:`markers.MATCH_MORE_BLUR`)."""
+    sigma = edge_spread(gray, quads) / EDGE_TO_SIGMA
+    px_per_mm = float(median(np.sqrt([_area(q) for q in quads]))) / kit.marker_side
+    bits = matchable(kit)[1]
+    blur_cells = round(sigma / (px_per_mm * kit.marker_side / (bits + 2)), 1)
+    templates = [
+        _templates(kit.dictionary, ids, round(blur_cells + more, 1)) for more in MATCH_MORE_BLUR
+    ]
+    return sigma, px_per_mm, templates
 
 
 def _refined(gray: Image, marker: Marker, kit: Kit, px_per_mm: float) -> Marker | None:
@@ -500,16 +509,9 @@ def named_in_part(
     quads = np.array([m.corners for m in markers], np.float64)
     if len(quads) == 0 or len(candidates) < 2:
         return None
-    sigma = edge_spread(gray, quads) / EDGE_TO_SIGMA
-    px_per_mm = float(median(np.sqrt([_area(q) for q in quads]))) / kit.marker_side
-    bits = matchable(kit)[1]
-    side = (bits + 2) * MATCH_PX
-    blur_cells = round(sigma / (px_per_mm * kit.marker_side / (bits + 2)), 1)
+    side = (matchable(kit)[1] + 2) * MATCH_PX
     ids = tuple(marker_id for marker_id, _ in candidates)
-    levels = [
-        _templates(kit.dictionary, ids, round(blur_cells + more, 1))[:, :1]
-        for more in MATCH_MORE_BLUR
-    ]
+    levels = [blurred[:, :1] for blurred in _as_blurred(gray, quads, kit, ids)[2]]
     centre = cv2.perspectiveTransform(np.zeros((1, 1, 2)), candidates[0][1]).reshape(2)
     over = _Over(image, occluders.white_near(occluders.whites(image, quads, kit), centre))
     corners = np.array(kit.marker_corners(), np.float64)

@@ -625,10 +625,10 @@ def _by_face(
         elif named:
             at = [(int(sector[1:]), table_to_image @ _similarity(*pose)) for sector, pose in named]
             number = grid_rescue.named_in_part(image, gray, kit, markers, at)
-            for sector, pose in named:
-                if sector == f"S{number}":
-                    out.append((sector, pose, True))
-                    by_marker.add(sector)
+            if number is not None:
+                sector = f"S{number}"
+                out.append((sector, dict(named)[sector], True))
+                by_marker.add(sector)
     return out, by_marker
 
 
