@@ -326,7 +326,7 @@ def recognize(
         tile_markers.append(marker)
     table_to_image, poses = _plane(card_markers, tile_markers, kit)
     rescued: set[str] = set()
-    if count is not None and tile_markers and len(tile_markers) < count:
+    if count is not None and (tile_markers or card_markers) and len(tile_markers) < count:
         on_grid = _on_the_grid(image, gray, kit, table_to_image, poses, markers, expected)
         for marker, pose in on_grid:
             markers.append(marker)
@@ -518,7 +518,8 @@ def _on_the_grid(
     expected: Collection[SectorId] | int | None,
 ) -> list[tuple[Marker, Pose]]:
     """The markers of tiles ``expected`` (any of the kit's, given only how many) that the
-    detector missed, found where the grid leaves room for them (:mod:`grid_rescue`), each
+    detector missed, found where the grid leaves room for them (:mod:`grid_rescue`; with no
+    tile's marker found, beginning wherever the table shows a white square), each
     with its pose on the plane the detector's markers fix, nudged to where its slot outlines
     show (:mod:`outline_fit`): a marker found so may show only in part, and does not move
     that plane."""
