@@ -379,6 +379,24 @@ def test_with_no_tile_marker_found_the_first_tile_is_looked_for_anywhere_on_the_
     assert not found.scan.sectors
 
 
+def test_a_tile_off_the_grid_is_looked_for_beside_the_board(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Picture 44 of seed 11 drawn apart (1.02 px/mm): a hand lifts S30 off the grid, half a
+    pitch and some degrees from where the tiles beside it would put it, with a fingertip on
+    its marker's border, so the detector gives no quad for it and no grid cell holds it.
+    Once the grid finds nothing more, the table beside the board is searched for white
+    squares, and S30's marker matches whole inside one; nothing not on the table is found."""
+    picture = drawn_apart(44, seed=11)
+    truth = _Picture(picture)
+    found = recognize(picture.image, expected=tuple(truth.tiles))
+    assert "S30" in found.scan.sectors
+    assert set(found.scan.sectors) <= set(truth.tiles)
+    monkeypatch.setattr(grid_rescue, "ANYWHERE_MOST", 0)
+    found = recognize(picture.image, expected=tuple(truth.tiles))
+    assert "S30" not in found.scan.sectors
+
+
 def _markers_drawn_apart(index: int) -> tuple[set[int], set[int], set[int]]:
     """Picture ``index`` drawn apart from the recognizer: its tile markers that show, its
     tiles, and the tile markers found."""

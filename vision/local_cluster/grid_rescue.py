@@ -91,12 +91,13 @@ the nine sets, 18 at 0.5-1 px/mm, 8 and 7 on seeds 1818 and 11 drawn apart, none
 At 0.20 ahead, `hands` 13 picture 17's S37 (0.21 ahead) was found too, and a mineral under
 the dark hand over half of it read empty at 0.05: a tile found so is mostly covered, and
 its reader has only the uncovered slots to go on."""
-ANYWHERE_TURN_DEG = 5.0
+ANYWHERE_TURN_DEG = 10.0
 ANYWHERE_SCALE = 0.5
 ANYWHERE_LEAST = 0.4
 ANYWHERE_MM = 1500.0
 ANYWHERE_BUSY = 12.0
 ANYWHERE_MOST = 12
+ANYWHERE_BESIDE = 1.5
 """With no tile's marker found to begin the grid from (a hand over the only tiles of a
 small board), white squares are looked for anywhere on the table the picture shows (no
 farther than ``ANYWHERE_MM`` from the card) where the table is not plain (grey levels
@@ -165,20 +166,23 @@ def rescued(
     whites = occluders.whites(image, quads, kit)
     out: dict[int, tuple[float, Marker]] = {}
     # Cell by cell beside the tiles found, then beside the tiles found so (a tile whose only
-    # neighbours were missing too), until a round finds none.
+    # neighbours were missing too), until a round finds none; then (or first, with no tile
+    # found) wherever the table beside them shows a white square, once.
     placed = list(poses)
     looked: list[tuple[float, float]] = []
+    searching, searched = not placed, False
     while True:
-        cells = (
-            [
+        if searching:
+            cells = _anywhere(gray, table_to_image, kit, quads, sigma / px_per_mm, placed)
+            rules: tuple[Callable[[int, float, float, set[int]], bool], ...] = (stands_out,)
+            searched = True
+        else:
+            cells = [
                 (centre, angle)
                 for centre, angle in free_cells(placed, kit.tile_side)
                 if all(math.dist(centre, done) >= 0.3 * kit.tile_side for done in looked)
             ]
-            if placed
-            else _anywhere(gray, table_to_image, kit, quads, sigma / px_per_mm)
-        )
-        rules = (stands_out, _on_a_cell) if placed else (stands_out,)
+            rules = (stands_out, _on_a_cell)
         more: list[Pose] = []
         for centre, angle in cells:
             looked.append(centre)
@@ -200,7 +204,8 @@ def rescued(
             if marker.id in wanted and score > out.get(marker.id, (-1.0, marker))[0]:
                 more += [] if marker.id in out else [(at, angle)]
                 out[marker.id] = (score, marker)
-        if not more:
+        searching = not more and not searched and bool(wanted - set(out))
+        if not more and not searching:
             return [marker for _, marker in out.values()]
         placed += more
 
@@ -264,7 +269,12 @@ def free_cells(poses: Sequence[Pose], tile_side: float) -> list[Pose]:
 
 
 def _anywhere(
-    gray: Image, table_to_image: Matrix, kit: Kit, quads: Matrix, sigma_mm: float
+    gray: Image,
+    table_to_image: Matrix,
+    kit: Kit,
+    quads: Matrix,
+    sigma_mm: float,
+    beside: Sequence[Pose] = (),
 ) -> list[Pose]:
     """Where (table mm, degrees) white squares show on the table the picture holds, best
     first (at most :data:`ANYWHERE_MOST`), none where a marker already found lies: the
@@ -284,6 +294,10 @@ def _anywhere(
         return []
     low = np.maximum(spread.min(axis=0), -ANYWHERE_MM)
     high = np.minimum(spread.max(axis=0), ANYWHERE_MM)
+    tiles = np.array([centre for centre, _ in beside], np.float64).reshape(-1, 2)
+    if len(tiles):
+        low = np.maximum(low, tiles.min(axis=0) - ANYWHERE_BESIDE * kit.tile_side)
+        high = np.minimum(high, tiles.max(axis=0) + ANYWHERE_BESIDE * kit.tile_side)
     width, height = (np.ceil((high - low) * RESOLUTION)).astype(int)
     if width <= 0 or height <= 0:
         return []
@@ -317,12 +331,16 @@ def _anywhere(
     mean = cv2.boxFilter(patch, -1, window)
     variance = cv2.boxFilter(patch * patch, -1, window) - mean * mean
     busy = ((variance > ANYWHERE_BUSY**2) & shown).astype(np.uint8)
+    centres = np.vstack([cv2.perspectiveTransform(seen[:, None], to_table).reshape(-1, 2), tiles])
+    for k, (x, y) in enumerate((centres - low) * coarse):
+        # No white square lies within a found tile, nor on the card round its markers.
+        reach = (kit.tile_side / 2 if k >= len(seen) else kit.marker_side) * coarse
+        cv2.circle(busy, (round(x), round(y)), round(reach), 0, -1)
     count, _, boxes, _ = cv2.connectedComponentsWithStats(busy)
     turned = [
         (float(turn), *_turned_square(drawn, mask, float(turn)))
         for turn in np.arange(0.0, 90.0, ANYWHERE_TURN_DEG)
     ]
-    centres = cv2.perspectiveTransform(seen[:, None], to_table).reshape(-1, 2)
     peaks: list[tuple[float, tuple[float, float], float]] = []
     for x, y, bw, bh, _ in boxes[1:count]:
         for turn, square, square_mask in turned:
@@ -347,7 +365,9 @@ def _anywhere(
         apart = [math.dist(at, c) for c, _ in out] + [math.dist(at, c) for c in centres]
         if min(apart, default=math.inf) >= kit.marker_side:
             out.append((at, turn))
-    return out
+    # Each looked at turned as matched and half a step either way.
+    half = ANYWHERE_TURN_DEG / 2
+    return [(at, turn + more) for at, turn in out for more in (0.0, -half, half)]
 
 
 def _turned_square(
