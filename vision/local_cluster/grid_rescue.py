@@ -159,7 +159,8 @@ def rescued(
     """Markers of ``wanted`` tiles (ids not among ``markers``) found on the grid cells
     beside the tiles at ``poses`` (table mm, degrees), in the pixels of ``image`` (and of
     ``gray``, the same in grey); with no tile at ``poses``, first wherever the table shows a
-    white square (:func:`_anywhere`)."""
+    white square, and once the grid finds nothing more, wherever the table beside the tiles
+    does (:func:`_anywhere`)."""
     found = {m.id for m in markers}
     wanted = {i for i in wanted if i not in found}
     if not wanted or not len(markers):

@@ -429,9 +429,9 @@ def recognize(
             notes.append(f"{sector}: its marker is hidden; placed where the last scan had it")
         elif sector in rescued and not isinstance(slots, str):
             notes.append(
-                f"{sector}: its marker shows only dimly or in part (found where the board's "
-                "grid leaves room for it); a token is given only where read surely or with "
-                "nothing beside it"
+                f"{sector}: its marker shows only dimly or in part (found by a second look "
+                "where the table has room for a tile); a token is given only where read surely "
+                "or with nothing beside it"
             )
         kept.append((sector, pose, from_prior, to_image, variant, slots))
     kept = _one_face_each(kept, by_face, notes)
