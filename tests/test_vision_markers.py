@@ -338,8 +338,9 @@ def test_a_marker_a_hand_lies_over_is_named_by_the_rest_inside_a_free_cells_whit
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Issue 18's picture 22 drawn apart (1.62 px/mm): a hand lies over a corner of S10's
-    marker, and the hand's shadow tints the rest bluer than the paper, so the pixels that
-    show the print are not told from it. Matched whole inside the white square on its grid
+    marker, and the hand's shadow tints the rest bluer than the paper, as far off it as the
+    skin is, so a look on what shows of the print finds too little of it. Matched whole
+    inside the white square on its grid
     cell, S10 correlates 0.67, 0.25 ahead of every other kit marker not found: enough on a
     free cell of the grid (``CELL_MATCH_LEAST``, ``CELL_MATCH_MARGIN``), not enough
     anywhere else (``markers.MATCH_LEAST``)."""
