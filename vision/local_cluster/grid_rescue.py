@@ -83,16 +83,16 @@ TILE_SHADE = 0.15
 """The printed tile round the white square, as drawn (paper white is 1)."""
 CELL_MATCH_LEAST = 0.6
 CELL_MATCH_MARGIN = 0.22
-"""...or, inside a white square on a free cell of the grid (where a tile should lie), when
-it correlates at least ``CELL_MATCH_LEAST`` and ``CELL_MATCH_MARGIN`` ahead of every
-other kit marker not found: a hand over a corner of it, its shadow tinting the rest, still
-leaves the marker named. Over 1,321 such looks (issue 18's three seeds drawn apart and its
-stills from 0.5 px/mm, nine sets of its renderer), the 86 whose best named a marker not on
-the table were at most 0.10 ahead of the next. Taken so: 88 more visible slots right on
-the nine sets, 18 at 0.5-1 px/mm, 8 and 7 on seeds 1818 and 11 drawn apart, none wrong.
-At 0.20 ahead, `hands` 13 picture 17's S37 (0.21 ahead) was found too, and a mineral under
-the dark hand over half of it read empty at 0.05: a tile found so is mostly covered, and
-its reader has only the uncovered slots to go on."""
+"""...or, inside a white square on a free cell of the grid (where a tile should lie), when it
+correlates at least ``CELL_MATCH_LEAST`` and ``CELL_MATCH_MARGIN`` ahead of every other kit
+marker not found: a hand over a corner of it, its shadow tinting the rest, still leaves the
+marker named. Over 1,321 such looks (issue 18's three seeds drawn apart and its stills from
+0.5 px/mm, nine sets of its renderer), the 86 whose best named a marker not on the table
+were at most 0.10 ahead of the next. Taken so: 88 more visible slots right on the nine sets,
+18 at 0.5-1 px/mm, 8 and 7 on seeds 1818 and 11 drawn apart (from 0.5 px/mm), none wrong. At
+0.20 ahead, `hands` 13 picture 17's S37 (0.21 ahead) was found too, and a mineral under the
+dark hand over half of it read empty at 0.05: a tile found so is mostly covered, and its
+reader has only the uncovered slots to go on."""
 ANYWHERE_TURN_DEG = 10.0
 ANYWHERE_SCALE = 0.5
 ANYWHERE_LEAST = 0.4
@@ -100,22 +100,22 @@ ANYWHERE_MM = 1500.0
 ANYWHERE_BUSY = 12.0
 ANYWHERE_MOST = 12
 ANYWHERE_BESIDE = 1.5
-"""With no tile's marker found to begin the grid from (a hand over the only tiles of a
-small board), white squares are looked for anywhere on the table the picture shows (no
-farther than ``ANYWHERE_MM`` from the card); once the grid finds nothing more with a tile
-still missing (a tile a hand lifts off the grid), within ``ANYWHERE_BESIDE`` tile sides of
-the tiles found, none of them. Where the table is not plain (grey levels varying by more
-than ``ANYWHERE_BUSY`` across a white square), at ``ANYWHERE_SCALE`` of
-:data:`RESOLUTION`, a white square turned ``ANYWHERE_TURN_DEG`` at a time is matched, and
-the best ``ANYWHERE_MOST`` places where one correlates ``ANYWHERE_LEAST`` or more are
-looked in as a grid cell is, turned as matched and half a step either way (their markers
-taken only as surely as :data:`markers.MATCH_LEAST` asks). (Issue 18's pictures 3 and 57
-drawn apart, 1.26 and 1.54 px/mm, two tiles each and a hand over both: one tile of each
-found so; seed 11's picture 44, S30 lifted half a pitch off the grid. Seeds 11 and 12 drawn
-apart: 43 more visible slots right, the nine sets 96, none wrong. On seeds 11 and 12 the
+"""With no tile's marker found to begin the grid from (a hand over the only tiles of a small
+board), white squares are looked for anywhere on the table the picture shows (no farther
+than ``ANYWHERE_MM`` from the card); once the grid finds nothing more with a tile still
+missing (a tile a hand lifts off the grid), within ``ANYWHERE_BESIDE`` tile sides of the
+tiles found, none of them. Where the table is not plain (grey levels varying by more than
+``ANYWHERE_BUSY`` across a white square), at ``ANYWHERE_SCALE`` of :data:`RESOLUTION`, a
+white square turned ``ANYWHERE_TURN_DEG`` at a time is matched, and the best
+``ANYWHERE_MOST`` places where one correlates ``ANYWHERE_LEAST`` or more are looked in as a
+grid cell is, turned as matched and half a step either way (their markers taken only as
+surely as :data:`markers.MATCH_LEAST` asks). (Issue 18's pictures 3 and 57 drawn apart, 1.26
+and 1.54 px/mm, two tiles each and a hand over both: one tile of each found so; seed 11's
+picture 44, S30 lifted half a pitch off the grid. Seeds 11 and 12 drawn apart: 43 more
+visible slots right from 0.5 px/mm, the nine sets 96, none wrong. On seeds 11 and 12 the
 search ran in 55 of their 120 pictures, 16-339 ms each (median 91) on one core of the
-benchmark machine; with what it found read, a picture took a median 2 ms more, 146 ms at
-the 90th percentile, 417 ms at most. The 1080p speed pictures have no tile missing.)"""
+benchmark machine; with what it found read, a picture took a median 2 ms more, 146 ms at the
+90th percentile, 417 ms at most. The 1080p speed pictures have no tile missing.)"""
 SHOWN_LEAST = 0.5
 """A marker or white square something lies over is matched on what shows of it, when at
 least this share of it shows."""
