@@ -141,8 +141,7 @@ def _alike(kit: Kit, one: tuple[int, Pose], other: tuple[int, Pose]) -> bool:
     (variant, (_, angle)), (other_variant, (_, other_angle)) = one, other
 
     def centres(v: int, turn: float) -> np.ndarray:
-        t = math.radians(turn)
-        rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+        rot = _similarity((0.0, 0.0), turn)[:2, :2]
         out: np.ndarray = np.array([slot.centre for slot in kit.variants[v]], np.float64) @ rot.T
         return out
 

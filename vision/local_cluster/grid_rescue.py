@@ -60,6 +60,9 @@ from vision.local_cluster.markers import (
 from vision.local_cluster.plane import _similarity
 
 Pose = tuple[tuple[float, float], float]
+_Rule = Callable[[int, float, float, set[int]], bool]
+"""Whether a marker (its id) matched at a score, its nearest rival at another, stands out
+given the markers found elsewhere: :func:`markers.stands_out`, :func:`_on_a_cell`."""
 
 RESOLUTION = 1.0
 """Pixels a millimetre of the table, as a cell is looked at for a white square."""
@@ -163,7 +166,7 @@ def rescued(
     does (:func:`_anywhere`)."""
     found = {m.id for m in markers}
     wanted = {i for i in wanted if i not in found}
-    if not wanted or not len(markers):
+    if not wanted or not markers:
         return []
     quads = np.array([m.corners for m in markers], np.float64)
     everyone, bits = matchable(kit)
@@ -181,7 +184,7 @@ def rescued(
     while True:
         if searching:
             cells = _anywhere(gray, table_to_image, kit, quads, sigma / px_per_mm, placed)
-            rules: tuple[Callable[[int, float, float, set[int]], bool], ...] = (stands_out,)
+            rules: tuple[_Rule, ...] = (stands_out,)
             searched = True
         else:
             cells = [
@@ -475,7 +478,7 @@ def _marker(
     everyone: tuple[int, ...],
     found: set[int],
     over: _Over,
-    rules: Sequence[Callable[[int, float, float, set[int]], bool]],
+    rules: Sequence[_Rule],
 ) -> tuple[float, Marker, np.ndarray] | None:
     """The kit marker inside the white square at ``centre``, matched whole at the best of a
     few nudges and turns, if it stands out (by the first of ``rules``, else the next): as
@@ -543,7 +546,7 @@ def _taken(
     best: list[_Best | None],
     everyone: tuple[int, ...],
     found: set[int],
-    rule: Callable[[int, float, float, set[int]], bool],
+    rule: _Rule,
 ) -> tuple[float, Marker, int] | None:
     """The first of ``best`` (least blurred first) that stands out by ``rule``: its score,
     the marker, and the blur it matched at."""
