@@ -126,6 +126,16 @@ NAMED_SHOWN_LEAST = 0.3
 """...and a tile's face already found, of a variant more than one missing tile is, named by
 what shows of its marker among those tiles alone (:func:`named_in_part`), when at least this
 share shows."""
+NAMED_MATCH_LEAST = 0.5
+NAMED_MATCH_MARGIN = 0.25
+"""...as surely as :data:`markers.MATCH_LEAST` and :data:`markers.MATCH_MARGIN` ask, or at
+least ``NAMED_MATCH_LEAST`` and ``NAMED_MATCH_MARGIN`` ahead of every other candidate: the
+face already fits its outlines there, and only the few missing tiles of its variant are
+candidates, so less of the marker need show. (Issue 18's benchmark, nine sets from 1 px/mm:
+301 faces looked at so; where a tile lay, no marker but its own matched above 0.36 or 0.21
+ahead, and where a face was fitted to the bare table, none above 0.45. 19 more faces named
+and 64 more visible slots right, none wrong; seed 2026 picture 72: S16 under an arm, its
+marker 0.57 and 0.37 ahead of S21's. On seed 12 of the pictures drawn apart, 19 more.)"""
 WHITE_CELLS_LEAST = 3
 WHITE_CELLS_APART = 3
 WHITE_CELL_LEVEL = 0.6
@@ -714,7 +724,8 @@ def named_in_part(
     where its face would lie: tile mm -> pixels, marker upright) a face is, by what shows of
     its marker: the one whose marker, unturned (the face says which way it lies), matches
     what shows at least :data:`markers.MATCH_LEAST` and :data:`markers.MATCH_MARGIN` ahead
-    of every other candidate's, at the best of a few nudges and turns, when at least
+    of every other candidate's (or :data:`NAMED_MATCH_LEAST` and :data:`NAMED_MATCH_MARGIN`
+    ahead), at the best of a few nudges and turns, when at least
     :data:`NAMED_SHOWN_LEAST` of it shows; else the one its cells that show white name
     (:func:`_by_white_cells`); None if neither does."""
     quads = np.array([m.corners for m in markers], np.float64)
@@ -746,7 +757,9 @@ def named_in_part(
     for scores in best:
         order = np.argsort(-scores)
         top, second = float(scores[order[0]]), float(scores[order[1]])
-        if top >= MATCH_LEAST and top - second >= MATCH_MARGIN:
+        if (top >= MATCH_LEAST and top - second >= MATCH_MARGIN) or (
+            top >= NAMED_MATCH_LEAST and top - second >= NAMED_MATCH_MARGIN
+        ):
             return ids[int(order[0])]
     return _by_white_cells(gray, kit, at_face, ids, over)
 
