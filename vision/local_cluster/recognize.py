@@ -374,7 +374,7 @@ def recognize(
         if expected is None or isinstance(expected, int)
         else [sector for sector in expected if sector not in {s for s, *_ in found}]
     )
-    by_face, marker_named = _by_face(
+    by_face, marker_named, left_over = _by_face(
         image, gray, kit, table_to_image, found, missing, prior, px_per_mm, edge_typical, markers
     )
     found += by_face
@@ -416,6 +416,10 @@ def recognize(
                 "shows, and named by what shows of its marker (another tile the table should "
                 "have looks like it)"
                 if sector in marker_named
+                else f"{sector}: its marker is hidden; placed where a face like its own shows "
+                "(the other tiles the table should have that look like it were named by what "
+                "shows of their markers elsewhere)"
+                if sector in left_over
                 else f"{sector}: its marker is hidden; placed where a face like its own shows "
                 "(no other tile the table should have looks like it)"
             )
@@ -589,19 +593,20 @@ def _by_face(
     px_per_mm: float,
     edge_typical: Callable[[], tuple[float, float]],
     markers: Sequence[Marker],
-) -> tuple[list[tuple[SectorId, Pose, bool]], set[SectorId]]:
+) -> tuple[list[tuple[SectorId, Pose, bool]], set[SectorId], set[SectorId]]:
     """Where the tiles the table should have and does not show (``missing``, None when the
     table's sectors are not known) may lie, their markers hidden: each free grid cell
     where a tile's face shows (:mod:`face_fit`), against the found tiles' ``edge_typical``
     line, named by its variant when exactly one missing tile is of that variant (or of the
     variants whose slots lie alike there, when the outlines do not say which it is: its
     ``alike``), else by what shows of its marker among those missing tiles
-    (:func:`grid_rescue.named_in_part`); and which of them were named so. None for a tile
-    an earlier scan placed (:func:`carried` alone places such a tile), nor in a picture
-    coarser than :data:`FINE_PX_PER_MM`. Each is only a candidate (:func:`_face_right`,
-    :func:`_one_face_each`)."""
+    (:func:`grid_rescue.named_in_part`), or as the one of them left when the others were
+    named so at other faces; and which were named by their markers, and which as the one
+    left. None for a tile an earlier scan placed (:func:`carried` alone places such a
+    tile), nor in a picture coarser than :data:`FINE_PX_PER_MM`. Each is only a candidate
+    (:func:`_face_right`, :func:`_one_face_each`)."""
     if missing is None or px_per_mm < FINE_PX_PER_MM:
-        return [], set()
+        return [], set(), set()
     of_variant: dict[int, list[SectorId]] = {}
     for sector in missing:
         of_variant.setdefault(kit.variant_of(int(sector[1:])), []).append(sector)
@@ -611,11 +616,12 @@ def _by_face(
         if prior is not None and any(prior.pose(sector) is not None for sector in sectors)
     }
     if not set(of_variant) - held:
-        return [], set()  # nothing to look for: no face is looked at
+        return [], set(), set()  # nothing to look for: no face is looked at
     typical, face_level = edge_typical()
     poses = [pose for _, pose, _ in found]
     out: list[tuple[SectorId, Pose, bool]] = []
     by_marker: set[SectorId] = set()
+    unnamed: list[list[tuple[SectorId, Pose]]] = []
     for face in face_fit.faces(gray, kit, table_to_image, poses, typical, face_level):
         ways = [(face.variant, face.pose), *face.alike]
         if any(variant in held for variant, _ in ways):
@@ -630,7 +636,17 @@ def _by_face(
                 sector = f"S{number}"
                 out.append((sector, dict(named)[sector], True))
                 by_marker.add(sector)
-    return out, by_marker
+            else:
+                unnamed.append(named)
+    # A face no candidate's marker names is the one candidate left when what shows of the
+    # others' markers named them at other faces.
+    left_over: set[SectorId] = set()
+    for named in unnamed:
+        left = [(sector, pose) for sector, pose in named if sector not in by_marker]
+        if len(left) == 1:
+            out.append((*left[0], True))
+            left_over.add(left[0][0])
+    return out, by_marker, left_over
 
 
 def _face_right(
