@@ -249,6 +249,24 @@ def test_a_face_nothing_of_whose_marker_shows_is_the_one_tile_left_of_its_varian
 
 
 @pytest.mark.slow
+def test_a_face_whose_outlines_fit_two_variants_is_the_one_tile_left_of_them() -> None:
+    """Issue 18's benchmark, `lamps` 67 picture 46: S4 (variant 0) and S21 (variant 1) are
+    missing. One face shows where the outlines fit every variant at its own turn, and
+    nothing of a marker shows there; another is variant 0's alone, so S4's. The first is
+    then S21, the one left: placed, ten visible slots read right."""
+    picture, sectors = benchmark_picture(boards(47, 67, "lamps")[46])
+    found = recognize(picture.image, expected=sectors)
+    tile, truth = found.scan.tile("S21"), picture.tiles["S21"]
+    assert tile is not None and found.scan.tile("S4") is not None
+    assert [r.describe() for r in tile.slots if r.known and not truth.drawn(r)] == []
+    assert sum(r.known for r in tile.slots if r.slot not in truth.occluded) == 10
+    assert any(
+        n.startswith("S21: its marker is hidden; placed where a face like its own shows (the ")
+        for n in found.scan.notes
+    )
+
+
+@pytest.mark.slow
 def test_a_face_under_a_dark_sleeve_is_named_by_its_marker_cells_that_show_white(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -417,8 +417,7 @@ def recognize(
                 "have looks like it)"
                 if sector in marker_named
                 else f"{sector}: its marker is hidden; placed where a face like its own shows "
-                "(the other tiles the table should have that look like it were named by what "
-                "shows of their markers elsewhere)"
+                "(the other tiles the table should have that look like it show elsewhere)"
                 if sector in left_over
                 else f"{sector}: its marker is hidden; placed where a face like its own shows "
                 "(no other tile the table should have looks like it)"
@@ -601,10 +600,11 @@ def _by_face(
     variants whose slots lie alike there, when the outlines do not say which it is: its
     ``alike``), else by what shows of its marker among those missing tiles
     (:func:`grid_rescue.named_in_part`), or as the one of them left when the others were
-    named so at other faces; and which were named by their markers, and which as the one
-    left. None for a tile an earlier scan placed (:func:`carried` alone places such a
-    tile), nor in a picture coarser than :data:`FINE_PX_PER_MM`. Each is only a candidate
-    (:func:`_face_right`, :func:`_one_face_each`)."""
+    named at other faces (so, or as the only candidate there); and which were named by
+    their markers, and which as the one left. None for a tile an earlier scan placed
+    (:func:`carried` alone places such a tile), nor in a picture coarser than
+    :data:`FINE_PX_PER_MM`. Each is only a candidate (:func:`_face_right`,
+    :func:`_one_face_each`)."""
     if missing is None or px_per_mm < FINE_PX_PER_MM:
         return [], set(), set()
     of_variant: dict[int, list[SectorId]] = {}
@@ -622,6 +622,7 @@ def _by_face(
     out: list[tuple[SectorId, Pose, bool]] = []
     by_marker: set[SectorId] = set()
     unnamed: list[list[tuple[SectorId, Pose]]] = []
+    alone: set[SectorId] = set()
     for face in face_fit.faces(gray, kit, table_to_image, poses, typical, face_level):
         ways = [(face.variant, face.pose), *face.alike]
         if any(variant in held for variant, _ in ways):
@@ -629,6 +630,7 @@ def _by_face(
         named = [(sector, pose) for variant, pose in ways for sector in of_variant.get(variant, [])]
         if len(named) == 1:
             out.append((*named[0], True))
+            alone.add(named[0][0])
         elif named:
             at = [(int(sector[1:]), table_to_image @ _similarity(*pose)) for sector, pose in named]
             number = grid_rescue.named_in_part(image, gray, kit, markers, at)
@@ -638,11 +640,11 @@ def _by_face(
                 by_marker.add(sector)
             else:
                 unnamed.append(named)
-    # A face no candidate's marker names is the one candidate left when what shows of the
-    # others' markers named them at other faces.
+    # A face no candidate's marker names is the one candidate left when the others were
+    # named at other faces (by what shows of their markers, or as the only candidate there).
     left_over: set[SectorId] = set()
     for named in unnamed:
-        left = [(sector, pose) for sector, pose in named if sector not in by_marker]
+        left = [(sector, pose) for sector, pose in named if sector not in by_marker | alone]
         if len(left) == 1:
             out.append((*left[0], True))
             left_over.add(left[0][0])
