@@ -266,6 +266,61 @@ def test_a_face_whose_outlines_fit_two_variants_is_the_one_tile_left_of_them() -
     )
 
 
+def test_a_face_taken_where_a_hand_lies_does_not_set_the_colour_of_bare_tile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's picture 57 drawn apart (1.54 px/mm, two tiles, a hand over both): S30 is
+    found by what shows of its marker, and a face of S33's variant is taken where the hand
+    lies, read and refused (its slots show nothing of a face). No marker shows whole, so
+    bare tile's colour comes from S30 alone, not from the hand under the face: the card's
+    colours are used, and S30's four minerals read empty, right."""
+    picture = drawn_apart(57)
+    truth = _Picture(picture)
+    judged: list[bool] = []
+    face_right = recognize_module._face_right
+
+    def recorded(*args: object, **kwargs: object) -> bool:
+        judged.append(face_right(*args, **kwargs))  # type: ignore[arg-type]
+        return judged[-1]
+
+    monkeypatch.setattr(recognize_module, "_face_right", recorded)
+    found = recognize(picture.image, expected=tuple(truth.tiles))
+    assert judged == [False]
+    assert not any("colours do not match" in n for n in found.notes)
+    tile = found.scan.tile("S30")
+    assert tile is not None
+    minerals = [r for r in tile.slots if r.slot.startswith("mineral")]
+    assert all(r.state is SlotState.EMPTY and truth.tiles["S30"].drawn(r) for r in minerals)
+
+
+@pytest.mark.slow
+def test_a_face_whose_outlines_show_two_layouts_nearly_alike_is_kept_with_both() -> None:
+    """Issue 18's benchmark, `hands` 13 picture 10: a hand over S20, its marker hidden. On
+    its cell variant 1's outlines show 1.23 times as much as another layout's, short of
+    ``face_fit.LAYOUT_MARGIN``: the face is kept with both ways, the missing tiles of both
+    its candidates, and S20, the one of them, is placed: ten visible slots read, none
+    wrong."""
+    picture, sectors = benchmark_picture(boards(11, 13, "hands")[10])
+    found = recognize(picture.image, expected=sectors)
+    tile, truth = found.scan.tile("S20"), picture.tiles["S20"]
+    assert tile is not None
+    assert [r.describe() for r in tile.slots if r.known and not truth.drawn(r)] == []
+    assert sum(r.known for r in tile.slots if r.slot not in truth.occluded) == 10
+
+
+@pytest.mark.slow
+def test_the_one_tile_left_is_not_placed_where_it_is_left_at_several_faces() -> None:
+    """Issue 18's benchmark, `warm` 83 picture 41 (0.97 px/mm): the warm, coarse picture
+    shows faces at eleven free cells, most of them none. S44 is named at one by what shows
+    of its marker, and S43, the one left of its variant, would be the tile at five others:
+    it is placed at none (one of them, read, put an empty unit where its pink destroyer
+    is)."""
+    picture, sectors = benchmark_picture(boards(42, 83, "warm")[41])
+    found = recognize(picture.image, expected=sectors)
+    assert found.scan.tile("S43") is None
+    assert not any(n.startswith("S43:") for n in found.scan.notes)
+
+
 @pytest.mark.slow
 def test_a_face_under_a_dark_sleeve_is_named_by_its_marker_cells_that_show_white(
     monkeypatch: pytest.MonkeyPatch,

@@ -36,6 +36,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
@@ -396,6 +397,7 @@ def recognize(
             edge_px / EDGE_TO_SIGMA,
             [from_prior or sector in rescued for sector, _, from_prior in found],
             card_notes,
+            placed=[from_prior for _, _, from_prior in found],
         )
         if tokens_read
         else [_unread(kit, variant) for _, variant in placed]
@@ -597,8 +599,8 @@ def _by_face(
     table's sectors are not known) may lie, their markers hidden: each free grid cell
     where a tile's face shows (:mod:`face_fit`), against the found tiles' ``edge_typical``
     line, named by its variant when exactly one missing tile is of that variant (or of the
-    variants whose slots lie alike there, when the outlines do not say which it is: its
-    ``alike``), else by what shows of its marker among those missing tiles
+    other ways it may lie, when the outlines do not say which it is: its ``others``), else
+    by what shows of its marker among those missing tiles
     (:func:`grid_rescue.named_in_part`), or as the one of them left when the others were
     named at other faces (so, or as the only candidate there); and which were named by
     their markers, and which as the one left. None for a tile an earlier scan placed
@@ -624,7 +626,7 @@ def _by_face(
     unnamed: list[list[tuple[SectorId, Pose]]] = []
     alone: set[SectorId] = set()
     for face in face_fit.faces(gray, kit, table_to_image, poses, typical, face_level):
-        ways = [(face.variant, face.pose), *face.alike]
+        ways = [(face.variant, face.pose), *face.others]
         if any(variant in held for variant, _ in ways):
             continue
         named = [(sector, pose) for variant, pose in ways for sector in of_variant.get(variant, [])]
@@ -642,12 +644,15 @@ def _by_face(
                 unnamed.append(named)
     # A face no candidate's marker names is the one candidate left when the others were
     # named at other faces (by what shows of their markers, or as the only candidate there).
-    left_over: set[SectorId] = set()
-    for named in unnamed:
-        left = [(sector, pose) for sector, pose in named if sector not in by_marker | alone]
-        if len(left) == 1:
-            out.append((*left[0], True))
-            left_over.add(left[0][0])
+    # Only at one face: where the picture shows faces at many cells, most are none.
+    lefts = [
+        left
+        for named in unnamed
+        if len(left := [(s, pose) for s, pose in named if s not in by_marker | alone]) == 1
+    ]
+    once = Counter(left[0][0] for left in lefts)
+    left_over = {sector for sector, count in once.items() if count == 1}
+    out += [(*left[0], True) for left in lefts if left[0][0] in left_over]
     return out, by_marker, left_over
 
 
@@ -964,12 +969,14 @@ def read_tiles(
     borrowed: Sequence[bool] = (),
     notes: list[str] | None = None,
     coloured: bool = True,
+    placed: Sequence[bool] = (),
 ) -> list[tuple[SlotReading, ...] | str]:
     """Every slot of every tile (``(tile frame -> image homography, variant)`` each), all
     sampled in one pass; for a tile that cannot be read (under glare, too dark), why.
     ``borrowed`` marks the tiles whose white square is hidden (placed from the prior): their
-    light is borrowed from the nearest tiles. What the whole picture's reading needs said
-    is added to ``notes``."""
+    light is borrowed from the nearest tiles. ``placed`` marks, of those, the ones no marker
+    shows at all (placed from the prior or by their face). What the whole picture's reading
+    needs said is added to ``notes``."""
     notes = [] if notes is None else notes
     if not tiles:
         return []
@@ -990,6 +997,7 @@ def read_tiles(
             borrowed,
             notes,
             coloured=coloured,
+            placed=placed,
         )
 
     hs = np.array([h for h, _ in tiles])
@@ -1140,7 +1148,12 @@ def read_tiles(
         v: ~hidden[chosen] for v, (chosen, _, _) in groups.items()
     }
     if not any(rows.any() for rows in by_marker.values()):
-        by_marker = {v: np.ones(len(chosen), bool) for v, (chosen, _, _) in groups.items()}
+        # ...or, when no tile's marker shows whole, from those found by what shows of their
+        # markers: a face may be taken for a tile where a hand lies (and refused once read).
+        unplaced = np.array([not bool(b) for b in placed] or [True] * len(tiles))
+        by_marker = {v: unplaced[chosen] for v, (chosen, _, _) in groups.items()}
+        if not any(rows.any() for rows in by_marker.values()):
+            by_marker = {v: np.ones(len(chosen), bool) for v, (chosen, _, _) in groups.items()}
     trusted = {
         v: linear if by_marker[v].all() else linear[by_marker[v]]
         for v, (_, linear, _) in groups.items()
