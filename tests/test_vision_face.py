@@ -4,6 +4,7 @@ not show, only where its edge line and its slots show it, and never at two place
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -16,6 +17,7 @@ from companion.local_cluster.board_scan import SlotReading, SlotState
 from vision.local_cluster import face_fit, grid_rescue, tile_edges
 from vision.local_cluster import recognize as recognize_module
 from vision.local_cluster.kit import load_kit
+from vision.local_cluster.markers import find_markers
 from vision.local_cluster.recognize import recognize
 
 
@@ -264,6 +266,24 @@ def test_a_face_whose_outlines_fit_two_variants_is_the_one_tile_left_of_them() -
         n.startswith("S21: its marker is hidden; placed where a face like its own shows (the ")
         for n in found.scan.notes
     )
+
+
+def test_a_face_named_by_its_marker_lies_the_way_its_marker_matched(
+    picture_4: LcRender,
+) -> None:
+    """A face whose outlines fit more than one way puts a candidate tile at each way it may
+    lie; what shows of the marker names the way as well as the tile. S10 (picture 4, a hand
+    over its marker) offered at its own pose, at a quarter turn from it, and S11 at its
+    pose: the index of S10 at its own pose is named."""
+    truth = _Picture(picture_4)
+    found = recognize(picture_4.image, expected=tuple(truth.tiles))
+    tile = next(t for t in found.tiles if t.sector == "S10")
+    gray = cv2.cvtColor(picture_4.image, cv2.COLOR_BGR2GRAY)
+    detected = find_markers(gray, load_kit(), len(truth.tiles))
+    quarter = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    candidates = [(10, tile.to_image @ quarter), (10, tile.to_image), (11, tile.to_image)]
+    kit = load_kit()
+    assert grid_rescue.named_in_part(picture_4.image, gray, kit, detected, candidates) == 1
 
 
 def test_a_face_taken_where_a_hand_lies_does_not_set_the_colour_of_bare_tile(

@@ -56,8 +56,9 @@ LAYOUT_MARGIN = 1.3
 show at least this many times as much as every other's; else those that come nearer are
 its :attr:`Face.others` too. (Issue 18's benchmark, nine sets from 1 px/mm: a face short of
 it was dropped before; kept with the ways that come near, and the missing tiles of all of
-them its candidates, 43 more visible slots right, none wrong: `hands` 13 picture 10, S20
-under a hand, its layout 1.23 times another's.)"""
+them its candidates, 43 more visible slots right, none wrong; 28 once the tile left over is
+placed only where it is left at one face, ``recognize._by_face``. `hands` 13 picture 10:
+S20 under a hand, its layout 1.23 times another's.)"""
 ALIKE_MM = 5.0
 """Slots this near are in the same place (:func:`_alike`): a variant's slots a quarter turn
 on lie within 3.5 mm of another's (a triangle's centre moves as it turns to point up its

@@ -135,7 +135,8 @@ candidates, so less of the marker need show. (Issue 18's benchmark, nine sets fr
 301 faces looked at so; where a tile lay, no marker but its own matched above 0.36 or 0.21
 ahead, and where a face was fitted to the bare table, none above 0.45. 19 more faces named
 and 64 more visible slots right, none wrong; seed 2026 picture 72: S16 under an arm, its
-marker 0.57 and 0.37 ahead of S21's. On seed 12 of the pictures drawn apart, 19 more.)"""
+marker 0.57 and 0.37 ahead of S21's. On seed 12 of the pictures drawn apart, 19 more, at
+0.99 px/mm.)"""
 WHITE_CELLS_LEAST = 3
 WHITE_CELLS_APART = 3
 WHITE_CELL_LEVEL = 0.6
@@ -721,13 +722,13 @@ def named_in_part(
     candidates: Sequence[tuple[int, Matrix]],
 ) -> int | None:
     """Which of ``candidates`` (tiles the table should have and does not show, each with
-    where its face would lie: tile mm -> pixels, marker upright) a face is, by what shows of
-    its marker: the one whose marker, unturned (the face says which way it lies), matches
-    what shows at least :data:`markers.MATCH_LEAST` and :data:`markers.MATCH_MARGIN` ahead
-    of every other candidate's (or :data:`NAMED_MATCH_LEAST` and :data:`NAMED_MATCH_MARGIN`
-    ahead), at the best of a few nudges and turns, when at least
-    :data:`NAMED_SHOWN_LEAST` of it shows; else the one its cells that show white name
-    (:func:`_by_white_cells`); None if neither does."""
+    where its face would lie: tile mm -> pixels, marker upright; a tile may come more than
+    once, at each way its face may lie) a face is, by what shows of its marker: the index of
+    the one whose marker, unturned (the face says which way it lies), matches what shows at
+    least :data:`markers.MATCH_LEAST` and :data:`markers.MATCH_MARGIN` ahead of every other
+    tile's (or :data:`NAMED_MATCH_LEAST` and :data:`NAMED_MATCH_MARGIN` ahead), at the best
+    of a few nudges and turns, when at least :data:`NAMED_SHOWN_LEAST` of it shows; else the
+    one its cells that show white name (:func:`_by_white_cells`); None if neither does."""
     quads = np.array([m.corners for m in markers], np.float64)
     if len(quads) == 0 or len(candidates) < 2:
         return None
@@ -755,22 +756,25 @@ def named_in_part(
                     for level, row in enumerate(rows):
                         best[level, k] = max(best[level, k], float(row[0, 0] @ values))
     for scores in best:
-        order = np.argsort(-scores)
-        top, second = float(scores[order[0]]), float(scores[order[1]])
+        first = int(np.argmax(scores))
+        top = float(scores[first])
+        second = max(
+            (float(v) for v, i in zip(scores, ids, strict=True) if i != ids[first]), default=-1.0
+        )
         if (top >= MATCH_LEAST and top - second >= MATCH_MARGIN) or (
             top >= NAMED_MATCH_LEAST and top - second >= NAMED_MATCH_MARGIN
         ):
-            return ids[int(order[0])]
+            return first
     return _by_white_cells(gray, kit, at_face, ids, over)
 
 
 def _by_white_cells(
     gray: Image, kit: Kit, quads: Sequence[Matrix], ids: tuple[int, ...], over: _Over
 ) -> int | None:
-    """Which of ``ids`` the marker is (each unturned at its own of ``quads``) by its cells
-    that show white: a dark sleeve over a marker looks like its black, so a dark cell says
-    nothing, but a white one (not something over the print: :mod:`occluders`) is a white
-    bit. The one marker every white cell of which is white in it, with at least
+    """Which of ``ids`` (its index) the marker is (each unturned at its own of ``quads``) by
+    its cells that show white: a dark sleeve over a marker looks like its black, so a dark
+    cell says nothing, but a white one (not something over the print: :mod:`occluders`) is
+    a white bit. The one marker every white cell of which is white in it, with at least
     :data:`WHITE_CELLS_LEAST` of them, when every other has at least
     :data:`WHITE_CELLS_APART` cells white that it has black."""
     bits, codes = _codes(kit.dictionary, ids)
@@ -790,7 +794,7 @@ def _by_white_cells(
         and agree[first] >= WHITE_CELLS_LEAST
         and all(against[other] >= WHITE_CELLS_APART for other in order[1:])
     ):
-        return ids[first]
+        return first
     return None
 
 

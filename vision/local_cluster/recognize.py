@@ -635,11 +635,10 @@ def _by_face(
             alone.add(named[0][0])
         elif named:
             at = [(int(sector[1:]), table_to_image @ _similarity(*pose)) for sector, pose in named]
-            number = grid_rescue.named_in_part(image, gray, kit, markers, at)
-            if number is not None:
-                sector = f"S{number}"
-                out.append((sector, dict(named)[sector], True))
-                by_marker.add(sector)
+            which = grid_rescue.named_in_part(image, gray, kit, markers, at)
+            if which is not None:
+                out.append((*named[which], True))
+                by_marker.add(named[which][0])
             else:
                 unnamed.append(named)
     # A face no candidate's marker names is the one candidate left when the others were
