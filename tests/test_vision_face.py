@@ -22,6 +22,11 @@ from vision.local_cluster.recognize import Recognition, recognize
 from vision.local_cluster.synthetic import TileTruth
 
 
+def _noted(found: Recognition, start: str) -> bool:
+    """Whether one of the scan's notes begins with ``start``."""
+    return any(n.startswith(start) for n in found.scan.notes)
+
+
 @pytest.fixture(scope="module")
 def picture_4() -> LcRender:
     """1.06 px/mm, a lamp's glare, a hand over S10's marker (nine of its slots show)."""
@@ -48,9 +53,7 @@ def test_a_tile_whose_marker_a_hand_hides_whole_is_placed_by_its_face(
     wrong = [r.describe() for r in tile.reading.slots if r.known and not want.drawn(r)]
     assert wrong == []
     assert len(right) >= 5
-    assert any(
-        n.startswith("S10: its marker is hidden; placed where a face") for n in found.scan.notes
-    )
+    assert _noted(found, "S10: its marker is hidden; placed where a face")
     assert recognize(picture_4.image).scan.tile("S10") is None
 
 
@@ -64,10 +67,7 @@ def test_a_face_is_not_named_when_another_missing_tile_is_of_its_variant(
     expected = (*_Picture(picture_4).tiles, "S11")
     found = recognize(picture_4.image, expected=expected)
     assert found.scan.tile("S10") is not None and found.scan.tile("S11") is None
-    assert any(
-        n.startswith("S10: its marker shows only in part; placed where a face")
-        for n in found.scan.notes
-    )
+    assert _noted(found, "S10: its marker shows only in part; placed where a face")
     monkeypatch.setattr(grid_rescue, "named_in_part", lambda *args: None)
     found = recognize(picture_4.image, expected=expected)
     assert found.scan.tile("S10") is None and found.scan.tile("S11") is None
@@ -177,10 +177,7 @@ def _placed_right(picture: LcRender, expected: tuple[str, ...], sector: str) -> 
     assert tile.by_face
     want = truth.tiles[sector]
     assert [r.describe() for r in tile.reading.slots if r.known and not want.drawn(r)] == []
-    assert any(
-        n.startswith(f"{sector}: its marker shows only in part; placed where a face")
-        for n in found.scan.notes
-    )
+    assert _noted(found, f"{sector}: its marker shows only in part; placed where a face")
     return sum(r.known and want.drawn(r) for r in tile.reading.slots if r.slot not in want.occluded)
 
 
@@ -245,10 +242,7 @@ def test_a_face_nothing_of_whose_marker_shows_is_the_one_tile_left_of_its_varian
     found = recognize(picture.image, expected=sectors)
     for sector in ("S15", "S17"):
         assert _read_right(found, picture.tiles[sector]) >= 8
-    assert any(
-        n.startswith("S15: its marker is hidden; placed where a face like its own shows (the ")
-        for n in found.scan.notes
-    )
+    assert _noted(found, "S15: its marker is hidden; placed where a face like its own shows (the ")
     monkeypatch.setattr(grid_rescue, "named_in_part", lambda *args: None)
     found = recognize(picture.image, expected=sectors)
     assert found.scan.tile("S15") is None and found.scan.tile("S17") is None
@@ -264,10 +258,7 @@ def test_a_face_whose_outlines_fit_two_variants_is_the_one_tile_left_of_them() -
     found = recognize(picture.image, expected=sectors)
     assert found.scan.tile("S4") is not None
     assert _read_right(found, picture.tiles["S21"]) == 10
-    assert any(
-        n.startswith("S21: its marker is hidden; placed where a face like its own shows (the ")
-        for n in found.scan.notes
-    )
+    assert _noted(found, "S21: its marker is hidden; placed where a face like its own shows (the ")
 
 
 def test_a_face_named_by_its_marker_lies_the_way_its_marker_matched(
@@ -337,7 +328,7 @@ def test_the_one_tile_left_is_not_placed_where_it_is_left_at_several_faces() -> 
     picture, sectors = benchmark_picture(boards(42, 83, "warm")[41])
     found = recognize(picture.image, expected=sectors)
     assert found.scan.tile("S43") is None
-    assert not any(n.startswith("S43:") for n in found.scan.notes)
+    assert not _noted(found, "S43:")
 
 
 @pytest.mark.slow
