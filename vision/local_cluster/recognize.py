@@ -413,17 +413,22 @@ def recognize(
             sole = missing is not None and len(missing) == 1
             if isinstance(slots, str) or not _face_right(slots, shown, sole=sole):
                 continue
-            notes.append(
-                f"{sector}: its marker shows only in part; placed where a face like its own "
-                "shows, and named by what shows of its marker (another tile the table should "
-                "have looks like it)"
-                if sector in marker_named
-                else f"{sector}: its marker is hidden; placed where a face like its own shows "
-                "(the other tiles the table should have that look like it show elsewhere)"
-                if sector in left_over
-                else f"{sector}: its marker is hidden; placed where a face like its own shows "
-                "(no other tile the table should have looks like it)"
-            )
+            if sector in marker_named:
+                notes.append(
+                    f"{sector}: its marker shows only in part; placed where a face like its "
+                    "own shows, and named by what shows of its marker (another tile the table "
+                    "should have looks like it)"
+                )
+            else:
+                why = (
+                    "the other tiles the table should have that look like it show elsewhere"
+                    if sector in left_over
+                    else "no other tile the table should have looks like it"
+                )
+                notes.append(
+                    f"{sector}: its marker is hidden; placed where a face like its own shows "
+                    f"({why})"
+                )
         elif from_prior:
             if isinstance(slots, str) or not _placed_right(slots, shown):
                 notes.append(
@@ -644,14 +649,15 @@ def _by_face(
     # A face no candidate's marker names is the one candidate left when the others were
     # named at other faces (by what shows of their markers, or as the only candidate there).
     # Only at one face: where the picture shows faces at many cells, most are none.
-    lefts = [
-        left
-        for named in unnamed
-        if len(left := [(s, pose) for s, pose in named if s not in by_marker | alone]) == 1
-    ]
-    once = Counter(left[0][0] for left in lefts)
+    elsewhere = by_marker | alone
+    lefts: list[tuple[SectorId, Pose]] = []
+    for named in unnamed:
+        left = [(sector, pose) for sector, pose in named if sector not in elsewhere]
+        if len(left) == 1:
+            lefts.append(left[0])
+    once = Counter(sector for sector, _ in lefts)
     left_over = {sector for sector, count in once.items() if count == 1}
-    out += [(*left[0], True) for left in lefts if left[0][0] in left_over]
+    out += [(sector, pose, True) for sector, pose in lefts if sector in left_over]
     return out, by_marker, left_over
 
 
