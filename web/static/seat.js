@@ -205,7 +205,13 @@
       else if (units[sector]) pick(units[sector]);
     };
     this.section = section;
-    this.attach = function () { renderBuilder(); };
+    // An update keeps this section as it is (the order being built with it) and brings a new
+    // map: only the map is marked again. Drawing the builder afresh replaced the order-kind
+    // buttons under a tap that was landing (its click then went nowhere).
+    this.attach = function () {
+      const opt = current && current.option;
+      highlight(opt && opt.max > 0 ? candidates(opt) : []);
+    };
     renderList();
   }
 
