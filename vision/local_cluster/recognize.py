@@ -375,9 +375,10 @@ def recognize(
         if expected is None or isinstance(expected, int)
         else [sector for sector in expected if sector not in {s for s, *_ in found}]
     )
-    by_face, marker_named, left_over = _by_face(
+    faces = _by_face(
         image, gray, kit, table_to_image, found, missing, prior, px_per_mm, edge_typical, markers
     )
+    by_face = [*faces.named, *(way for ways in faces.trials for way in ways)]
     found += by_face
     found.sort(key=lambda f: sector_sort_key(f[0]))
     placed = [place(sector, pose) for sector, pose, _ in found]
@@ -403,17 +404,33 @@ def recognize(
         else [_unread(kit, variant) for _, variant in placed]
     )
     lines_shown = _edges_shown(gray, kit, found, placed, px_per_mm, edge_typical)
+    shown_by = {
+        entry: not isinstance(slots, str) and _face_right(slots, shown)
+        for entry, slots, shown in zip(found, readings, lines_shown, strict=True)
+        if entry in faces.tried
+    }
+    way_shown = {
+        way for ways in faces.trials if (way := _the_way_shown(ways, shown_by, faces.nameable))
+    }
     kept = []
     for (sector, pose, from_prior), (to_image, variant), slots, shown in zip(
         found, placed, readings, lines_shown, strict=True
     ):
         if from_prior and not tokens_read:
             continue  # nothing read shows the tile there
-        if (sector, pose, from_prior) in by_face:
+        if (sector, pose, from_prior) in faces.tried:
+            if (sector, pose, from_prior) not in way_shown:
+                continue
+            notes.append(
+                f"{sector}: its marker is hidden; placed where a face like its own shows, "
+                "the way its slots show (no other tile the table should have looks like it "
+                "that way)"
+            )
+        elif (sector, pose, from_prior) in by_face:
             sole = missing is not None and len(missing) == 1
             if isinstance(slots, str) or not _face_right(slots, shown, sole=sole):
                 continue
-            if sector in marker_named:
+            if sector in faces.by_marker:
                 notes.append(
                     f"{sector}: its marker shows only in part; placed where a face like its "
                     "own shows, and named by what shows of its marker (another tile the table "
@@ -422,7 +439,7 @@ def recognize(
             else:
                 why = (
                     "the other tiles the table should have that look like it show elsewhere"
-                    if sector in left_over
+                    if sector in faces.left_over
                     else "no other tile the table should have looks like it"
                 )
                 notes.append(
@@ -588,6 +605,45 @@ def _marker_scales(
     return {f"S{m.id}": (a + b * float(r)) / size for m, r in zip(own, r2, strict=True)}
 
 
+Entry = tuple[SectorId, Pose, bool]
+"""A tile the picture may show: its sector, its pose, and whether placed without its marker."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Faces:
+    """The tiles :func:`_by_face` takes for faces."""
+
+    named: list[Entry] = dataclasses.field(default_factory=list)
+    """Each named at its face: its variant's only missing tile, by what shows of its
+    marker, or the one left."""
+    by_marker: set[SectorId] = dataclasses.field(default_factory=set)
+    """Of those, the ones named by what shows of their markers..."""
+    left_over: set[SectorId] = dataclasses.field(default_factory=set)
+    """...and the ones named as the one left."""
+    trials: list[list[Entry]] = dataclasses.field(default_factory=list)
+    """Each face still unnamed, each way it may lie (a tile of that way's variant at its
+    pose): one of them is kept where its slots show that way and no other
+    (:func:`_the_way_shown`)..."""
+    nameable: set[Entry] = dataclasses.field(default_factory=set)
+    """...the ways only one candidate could be (the only missing tile of the variant that
+    is not named elsewhere)."""
+
+    @functools.cached_property
+    def tried(self) -> set[Entry]:
+        return {way for ways in self.trials for way in ways}
+
+
+def _the_way_shown(
+    ways: Sequence[Entry], shown_by: Mapping[Entry, bool], nameable: Collection[Entry]
+) -> Entry | None:
+    """Of a face's ``ways`` (:attr:`Faces.trials`), the one its slots show
+    (:func:`_face_right`: an empty triangle or hexagon, which points up its own variant's
+    frame, read surely, so no other variant's way shows it), when it is the only one and
+    ``nameable``."""
+    shown = [way for way in ways if shown_by[way]]
+    return shown[0] if len(shown) == 1 and shown[0] in nameable else None
+
+
 def _by_face(
     image: Image,
     gray: Image,
@@ -599,7 +655,7 @@ def _by_face(
     px_per_mm: float,
     edge_typical: Callable[[], tuple[float, float]],
     markers: Sequence[Marker],
-) -> tuple[list[tuple[SectorId, Pose, bool]], set[SectorId], set[SectorId]]:
+) -> Faces:
     """Where the tiles the table should have and does not show (``missing``, None when the
     table's sectors are not known) may lie, their markers hidden: each free grid cell
     where a tile's face shows (:mod:`face_fit`), against the found tiles' ``edge_typical``
@@ -608,12 +664,14 @@ def _by_face(
     by what shows of its marker among those missing tiles
     (:func:`grid_rescue.named_in_part`), or as the one of them left when the others were
     named at other faces (so, or as the only candidate there); and which were named by
-    their markers, and which as the one left. None for a tile an earlier scan placed
+    their markers, and which as the one left. A face still unnamed is offered each way it
+    may lie (its :attr:`Faces.trials`), to be named by the way its slots show
+    (:func:`_the_way_shown`). None for a tile an earlier scan placed
     (:func:`carried` alone places such a tile), nor in a picture coarser than
     :data:`FINE_PX_PER_MM`. Each is only a candidate (:func:`_face_right`,
     :func:`_one_face_each`)."""
     if missing is None or px_per_mm < FINE_PX_PER_MM:
-        return [], set(), set()
+        return Faces()
     of_variant: dict[int, list[SectorId]] = {}
     for sector in missing:
         of_variant.setdefault(kit.variant_of(int(sector[1:])), []).append(sector)
@@ -623,10 +681,10 @@ def _by_face(
         if prior is not None and any(prior.pose(sector) is not None for sector in sectors)
     }
     if not set(of_variant) - held:
-        return [], set(), set()  # nothing to look for: no face is looked at
+        return Faces()  # nothing to look for: no face is looked at
     typical, face_level = edge_typical()
     poses = [pose for _, pose, _ in found]
-    out: list[tuple[SectorId, Pose, bool]] = []
+    out: list[Entry] = []
     by_marker: set[SectorId] = set()
     unnamed: list[list[tuple[SectorId, Pose]]] = []
     alone: set[SectorId] = set()
@@ -657,8 +715,25 @@ def _by_face(
             lefts.append(left[0])
     once = Counter(sector for sector, _ in lefts)
     left_over = {sector for sector, count in once.items() if count == 1}
-    out += [(sector, pose, True) for sector, pose in lefts if sector in left_over]
-    return out, by_marker, left_over
+    lefts = [(sector, pose) for sector, pose in lefts if sector in left_over]
+    out += [(sector, pose, True) for sector, pose in lefts]
+    # A face still unnamed is read each way it may lie: the way its slots show names it
+    # when only one candidate is of that way's variant (see _the_way_shown).
+    trials: list[list[Entry]] = []
+    nameable: set[Entry] = set()
+    for named in unnamed:
+        if any((sector, pose) in lefts for sector, pose in named):
+            continue
+        of_way: dict[tuple[int, Pose], list[SectorId]] = {}
+        for sector, pose in named:
+            of_way.setdefault((kit.variant_of(int(sector[1:])), pose), []).append(sector)
+        tried: list[Entry] = []
+        for (_, pose), sectors in of_way.items():
+            if len(sectors) == 1 and sectors[0] not in elsewhere:
+                nameable.add((sectors[0], pose, True))
+            tried.append((sectors[0], pose, True))
+        trials.append(tried)
+    return Faces(out, by_marker, left_over, trials, nameable)
 
 
 def _face_right(
