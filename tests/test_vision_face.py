@@ -396,3 +396,34 @@ def test_a_face_is_named_by_its_way_only_when_one_way_shows_and_one_tile_could_b
     assert the_way(ways, {one: True, other: True}, {one}) is None
     assert the_way(ways, {one: False, other: True}, {one}) is None
     assert the_way(ways, {one: False, other: False}, {one, other}) is None
+
+
+@pytest.mark.slow
+def test_a_way_a_half_turn_from_the_tiles_is_not_shown_by_its_hexagon(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's benchmark, seed 2026 picture 51 (1.09 px/mm): S23, S35 and S41 (three
+    variants) are missing, and nothing of a marker shows at S41's face. Read as S41 it
+    shows an empty triangle (a mineral, 0.72) and its unit empty; read as S23, a half turn
+    on, only the unit, the same hexagon: S41 is placed, none of its slots wrong. Were a
+    hexagon enough, both ways would show, and neither would be placed."""
+    picture, sectors = benchmark_picture(boards(52)[51])
+    found = recognize(picture.image, expected=sectors)
+    assert _read_right(found, picture.tiles["S41"]) >= 8
+    assert found.scan.tile("S23") is None
+    monkeypatch.setattr(recognize_module, "_points_up", lambda *args: True)
+    assert recognize(picture.image, expected=sectors).scan.tile("S41") is None
+
+
+def test_a_way_is_shown_by_an_empty_triangle_not_by_a_hexagon() -> None:
+    """Two ways of a face a half turn apart put every slot in the same place, and a hexagon
+    a half turn on is the same hexagon: only a triangle, which points up its own variant's
+    frame, says which way shows (seed 2026 picture 51: S41's face read as S23's, a half turn
+    on, read its unit empty at 0.92)."""
+    triangles = {s.name for s in load_kit().variants[0] if s.shape == "triangle"}
+    assert triangles == {"claim", "mineral1", "mineral2", "mineral3", "mineral4"}
+    points_up = recognize_module._points_up
+    assert not points_up(_slots(unit=0.92, craft1=0.9, craft2=0.9), triangles)
+    assert not points_up(_slots(unit=0.92, mineral4=0.3), triangles)
+    assert points_up(_slots(unit=0.92, mineral4=0.72), triangles)
+    assert points_up(_slots(claim=0.6), triangles)

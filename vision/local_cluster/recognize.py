@@ -404,8 +404,11 @@ def recognize(
         else [_unread(kit, variant) for _, variant in placed]
     )
     lines_shown = _edges_shown(gray, kit, found, placed, px_per_mm, edge_typical)
+    triangles = {spec.name for spec in kit.variants[0] if spec.shape == "triangle"}
     shown_by = {
-        entry: not isinstance(slots, str) and _face_right(slots, shown)
+        entry: not isinstance(slots, str)
+        and _face_right(slots, shown)
+        and _points_up(slots, triangles)
         for entry, slots, shown in zip(found, readings, lines_shown, strict=True)
         if entry in faces.tried
     }
@@ -633,13 +636,24 @@ class Faces:
         return {way for ways in self.trials for way in ways}
 
 
+def _points_up(slots: Sequence[SlotReading], triangles: Collection[str]) -> bool:
+    """Whether a triangle of ``slots`` reads empty at least :data:`FACE_TURN_SURE`: it
+    points up its own variant's frame, so no other way of a face shows it. (A hexagon does
+    not do for a way a half turn from another: the two ways put every slot in the same
+    place, and a hexagon a half turn on is the same hexagon. Issue 18's benchmark, seed 2026
+    picture 51: S41's face read as S23's, a half turn on, read its unit empty at 0.92.)"""
+    return any(
+        s.state is SlotState.EMPTY and s.slot in triangles and s.confidence >= FACE_TURN_SURE
+        for s in slots
+    )
+
+
 def _the_way_shown(
     ways: Sequence[Entry], shown_by: Mapping[Entry, bool], nameable: Collection[Entry]
 ) -> Entry | None:
     """Of a face's ``ways`` (:attr:`Faces.trials`), the one its slots show
-    (:func:`_face_right`: an empty triangle or hexagon, which points up its own variant's
-    frame, read surely, so no other variant's way shows it), when it is the only one and
-    ``nameable``."""
+    (:func:`_face_right`, with an empty triangle: :func:`_points_up`), when it is the only
+    one and ``nameable``."""
     shown = [way for way in ways if shown_by[way]]
     return shown[0] if len(shown) == 1 and shown[0] in nameable else None
 
