@@ -628,8 +628,8 @@ class Faces:
     pose): one of them is kept where its slots show that way and no other
     (:func:`_the_way_shown`)..."""
     nameable: set[Entry] = dataclasses.field(default_factory=set)
-    """...the ways only one candidate could be (the only missing tile of the variant that
-    is not named elsewhere)."""
+    """...the ways only one candidate could be (the only missing tile of the variant, not
+    named at another face)."""
 
     @functools.cached_property
     def tried(self) -> set[Entry]:
@@ -743,7 +743,7 @@ def _by_face(
             of_way.setdefault((kit.variant_of(int(sector[1:])), pose), []).append(sector)
         tried: list[Entry] = []
         for (_, pose), sectors in of_way.items():
-            if len(sectors) == 1 and sectors[0] not in elsewhere:
+            if len(sectors) == 1 and sectors[0] not in elsewhere | left_over:
                 nameable.add((sectors[0], pose, True))
             tried.append((sectors[0], pose, True))
         trials.append(tried)
