@@ -369,8 +369,8 @@ def test_a_face_no_marker_names_is_the_tile_whose_way_its_slots_show(
     """Issue 18's benchmark, `warm` 83 picture 19 (1.3 px/mm): S27 (variant 2) and S13 and
     S15 (variant 1) are missing, and nothing of a marker shows where a face fits variant 2
     at one turn and variant 1 a quarter turn on. Read both ways, only variant 2's shows an
-    empty triangle or hexagon (which points up its own variant's frame): the face is S27,
-    the one missing tile of that variant. Placed, its visible slots read, none wrong; with
+    empty triangle (which points up its own variant's frame): the face is S27, the one
+    missing tile of that variant. Placed, its visible slots read, none wrong; with
     the face left unnamed, as before, it is not."""
     picture, sectors = benchmark_picture(boards(20, 83, "warm")[19])
     kit = load_kit()
