@@ -429,7 +429,7 @@ def recognize(
                 "the way its slots show (no other tile the table should have looks like it "
                 "that way)"
             )
-        elif (sector, pose, from_prior) in by_face:
+        elif (sector, pose, from_prior) in faces.named:
             sole = missing is not None and len(missing) == 1
             if isinstance(slots, str) or not _face_right(slots, shown, sole=sole):
                 continue
