@@ -711,8 +711,25 @@ def test_a_hand_over_a_slot_and_one_side_of_it_leaves_it_unknown_however_clear_i
     """Issue 18's benchmark picture 104, read with the camera's prior: a hand lies over
     S24's craft1 and the tile beside it, but the 8 points of its ring nearest the zone held
     one foreign point (noise, in this picture). Once glare was given back (above), the skin
-    read as a white strike craft; the whole surround, 42 % foreign, makes it unknown."""
+    read as a white strike craft; the whole surround, 42 % foreign (38 % beyond the
+    picture's noise), makes it unknown."""
     _read_unknown_with_its_prior(without_craft(104), "S24", "craft1")
+
+
+def test_a_slots_surround_is_covered_only_beyond_the_pictures_own_noise() -> None:
+    """Issue 18's benchmark, seed 2026 picture 104 read alone (3,134 K, JPEG 60, 1.22
+    px/mm): the picture's noise puts 3.9 % of bare points beyond the bare-tile limits, and
+    33 % of the surround of S25's mineral1, a token no hand is near, was foreign. Counted
+    with the noise, that covered it (``SURROUND_COVERED``, 30 %), and it was unknown;
+    beyond the noise it is not, and the token is read."""
+    picture, sectors = benchmark_picture(boards(105)[104])
+    found = recognize(picture.image, expected=sectors)
+    tile = found.scan.tile("S25")
+    assert tile is not None
+    reading = next(r for r in tile.slots if r.slot == "mineral1")
+    truth = picture.tiles["S25"]
+    assert "mineral1" not in truth.occluded
+    assert reading.state is SlotState.TOKEN and truth.drawn(reading), reading
 
 
 def test_the_cards_swatches_lose_only_the_glare_their_black_squares_show_not_their_colour() -> None:
