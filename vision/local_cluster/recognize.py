@@ -412,9 +412,20 @@ def recognize(
         for entry, slots, shown in zip(found, readings, lines_shown, strict=True)
         if entry in faces.tried
     }
-    way_shown = {
-        way for ways in faces.trials if (way := _the_way_shown(ways, shown_by, faces.nameable))
+    sole = missing is not None and len(missing) == 1
+    named_right = {
+        entry[0]
+        for entry, slots, shown in zip(found, readings, lines_shown, strict=True)
+        if entry in faces.named
+        and not isinstance(slots, str)
+        and _face_right(slots, shown, sole=sole)
     }
+    way_shown: dict[Entry, SectorId] = {}
+    for ways in faces.trials:
+        way = _the_way_shown(ways, shown_by)
+        if way is not None and (one := _the_one_left(faces.candidates[way], named_right)):
+            way_shown[way] = one
+    by_face += [(one, way[1], True) for way, one in way_shown.items() if one != way[0]]
     kept = []
     for (sector, pose, from_prior), (to_image, variant), slots, shown in zip(
         found, placed, readings, lines_shown, strict=True
@@ -424,13 +435,19 @@ def recognize(
         if (sector, pose, from_prior) in faces.tried:
             if (sector, pose, from_prior) not in way_shown:
                 continue
+            alike = faces.candidates[(sector, pose, from_prior)]
+            sector = way_shown[(sector, pose, from_prior)]
+            why = (
+                "no other tile the table should have looks like it that way"
+                if len(alike) == 1
+                else "the other tiles the table should have that look like it that way show "
+                "elsewhere"
+            )
             notes.append(
                 f"{sector}: its marker is hidden; placed where a face like its own shows, "
-                "the way its slots show (no other tile the table should have looks like it "
-                "that way)"
+                f"the way its slots show ({why})"
             )
         elif (sector, pose, from_prior) in faces.named:
-            sole = missing is not None and len(missing) == 1
             if isinstance(slots, str) or not _face_right(slots, shown, sole=sole):
                 continue
             if sector in faces.by_marker:
@@ -627,9 +644,9 @@ class Faces:
     """Each face still unnamed, each way it may lie (a tile of that way's variant at its
     pose): one of them is kept where its slots show that way and no other
     (:func:`_the_way_shown`)..."""
-    nameable: set[Entry] = dataclasses.field(default_factory=set)
-    """...the ways only one candidate could be (the only missing tile of the variant, not
-    named at another face)."""
+    candidates: dict[Entry, tuple[SectorId, ...]] = dataclasses.field(default_factory=dict)
+    """...named by its candidates (the missing tiles of its variant) when all but one are
+    placed at other faces (:func:`_the_one_left`)."""
 
     @functools.cached_property
     def tried(self) -> set[Entry]:
@@ -648,14 +665,23 @@ def _points_up(slots: Sequence[SlotReading], triangles: Collection[str]) -> bool
     )
 
 
-def _the_way_shown(
-    ways: Sequence[Entry], shown_by: Mapping[Entry, bool], nameable: Collection[Entry]
-) -> Entry | None:
+def _the_way_shown(ways: Sequence[Entry], shown_by: Mapping[Entry, bool]) -> Entry | None:
     """Of a face's ``ways`` (:attr:`Faces.trials`), the one its slots show
     (:func:`_face_right`, with an empty triangle: :func:`_points_up`), when it is the only
-    one and ``nameable``."""
+    one."""
     shown = [way for way in ways if shown_by[way]]
-    return shown[0] if len(shown) == 1 and shown[0] in nameable else None
+    return shown[0] if len(shown) == 1 else None
+
+
+def _the_one_left(candidates: Sequence[SectorId], placed: Collection[SectorId]) -> SectorId | None:
+    """Of a way's ``candidates`` (:attr:`Faces.candidates`), the one not ``placed`` at
+    another face (named there, and shown there by its slots), when only one is. A tile only
+    named at another face may still be here: issue 18's benchmark, `lamps` 67 picture 15
+    (1.08 px/mm), S2 and S5 of one variant missing: with S2 left out here for being named at
+    another face by what shows of its marker (its slots refused it there), S5 was taken for
+    this face, and 3 of its slots read wrong."""
+    left = [sector for sector in candidates if sector not in placed]
+    return left[0] if len(left) == 1 else None
 
 
 def _by_face(
@@ -732,9 +758,10 @@ def _by_face(
     lefts = [(sector, pose) for sector, pose in lefts if sector in left_over]
     out += [(sector, pose, True) for sector, pose in lefts]
     # A face still unnamed is read each way it may lie: the way its slots show names it
-    # when only one candidate is of that way's variant (see _the_way_shown).
+    # when only one candidate of that way's variant is not placed at another face (see
+    # _the_way_shown and _the_one_left).
     trials: list[list[Entry]] = []
-    nameable: set[Entry] = set()
+    candidates: dict[Entry, tuple[SectorId, ...]] = {}
     for named in unnamed:
         if any((sector, pose) in lefts for sector, pose in named):
             continue
@@ -743,11 +770,10 @@ def _by_face(
             of_way.setdefault((kit.variant_of(int(sector[1:])), pose), []).append(sector)
         tried: list[Entry] = []
         for (_, pose), sectors in of_way.items():
-            if len(sectors) == 1 and sectors[0] not in elsewhere | left_over:
-                nameable.add((sectors[0], pose, True))
             tried.append((sectors[0], pose, True))
+            candidates[tried[-1]] = tuple(sectors)
         trials.append(tried)
-    return Faces(out, by_marker, left_over, trials, nameable)
+    return Faces(out, by_marker, left_over, trials, candidates)
 
 
 def _face_right(
