@@ -645,8 +645,8 @@ class Faces:
     pose): one of them is kept where its slots show that way and no other
     (:func:`_the_way_shown`)..."""
     candidates: dict[Entry, tuple[SectorId, ...]] = dataclasses.field(default_factory=dict)
-    """...named by its candidates (the missing tiles of its variant) when all but one are
-    placed at other faces (:func:`_the_one_left`)."""
+    """...and each way's candidates, the missing tiles of its variant: the way names the
+    one of them not placed at another face (:func:`_the_one_left`)."""
 
     @functools.cached_property
     def tried(self) -> set[Entry]:
