@@ -413,18 +413,19 @@ def recognize(
         if entry in faces.tried
     }
     sole = missing is not None and len(missing) == 1
-    named_right = {
-        entry[0]
+    named_shown = {
+        entry: not isinstance(slots, str) and _face_right(slots, shown, sole=sole)
         for entry, slots, shown in zip(found, readings, lines_shown, strict=True)
         if entry in faces.named
-        and not isinstance(slots, str)
-        and _face_right(slots, shown, sole=sole)
     }
+    named_right = {sector for (sector, _, _), right in named_shown.items() if right}
     way_shown: dict[Entry, SectorId] = {}
     for ways in faces.trials:
         way = _the_way_shown(ways, shown_by)
         if way is not None and (one := _the_one_left(faces.candidates[way], named_right)):
             way_shown[way] = one
+    # A way that names another of its candidates places that tile: _one_face_each must
+    # know it for one placed by its face.
     by_face += [(one, way[1], True) for way, one in way_shown.items() if one != way[0]]
     kept = []
     for (sector, pose, from_prior), (to_image, variant), slots, shown in zip(
@@ -448,7 +449,7 @@ def recognize(
                 f"the way its slots show ({why})"
             )
         elif (sector, pose, from_prior) in faces.named:
-            if isinstance(slots, str) or not _face_right(slots, shown, sole=sole):
+            if not named_shown[(sector, pose, from_prior)]:
                 continue
             if sector in faces.by_marker:
                 notes.append(
