@@ -660,8 +660,14 @@ def _points_up(slots: Sequence[SlotReading], triangles: Collection[str]) -> bool
     not do for a way a half turn from another: the two ways put every slot in the same
     place, and a hexagon a half turn on is the same hexagon. Issue 18's benchmark, seed 2026
     picture 51: S41's face read as S23's, a half turn on, read its unit empty at 0.92.)"""
+    return _surely_empty(slots, triangles.__contains__)
+
+
+def _surely_empty(slots: Sequence[SlotReading], which: Callable[[str], bool]) -> bool:
+    """Whether any of ``slots`` whose name passes ``which`` reads empty at least
+    :data:`FACE_TURN_SURE`: its outline shows where the way read puts it."""
     return any(
-        s.state is SlotState.EMPTY and s.slot in triangles and s.confidence >= FACE_TURN_SURE
+        s.state is SlotState.EMPTY and which(s.slot) and s.confidence >= FACE_TURN_SURE
         for s in slots
     )
 
@@ -794,18 +800,12 @@ def _face_right(
     taken for it, and the tile itself a quarter or half turn off puts its strike craft where
     its face has none (issue 18's pictures drawn apart, picture 12: S6 under a hand, only
     its craft showing)."""
-    turned = [
-        s
-        for s in slots
-        if s.state is SlotState.EMPTY
-        and not s.slot.startswith("craft")
-        and s.confidence >= FACE_TURN_SURE
-    ]
+    turned = _surely_empty(slots, lambda name: not name.startswith("craft"))
     read = sum(s.known for s in slots)
     empty = sum(s.state is SlotState.EMPTY for s in slots)
     return (
         edges in (tile_edges.Shown.ALL, tile_edges.Shown.ACROSS)
-        and (bool(turned) or (sole and empty >= 2 and read >= FACE_READ))
+        and (turned or (sole and empty >= 2 and read >= FACE_READ))
         and (read >= FACE_READ or (read >= CARRIED_EMPTIES and empty >= 2))
     )
 
