@@ -267,9 +267,10 @@ colours, far from every swatch or near two; warm light with JPEG 60 spreads a to
 colour (issue 18's benchmark, five sets of pictures: 398 slots unknown for a spread of 12-18
 alone, every one of them nearest its own colour). At 18, within 12 and 20 nearer: on the
 nine sets read alone from 1 px/mm, 102 visible tokens on tiles found were unknown for their
-spread or for lying 24 or more from their swatch alone, every one nearest its own colour,
-most of them red and yellow in warm JPEG pictures (seed 2026 picture 43, 2,985 K: S6's red
-claim spread 18.8, 12.7 from red); now 58 more visible slots are right there, none wrong."""
+spread or for lying more than ``FAR`` from their swatch alone, every one nearest its own
+colour, most of them red and yellow in warm JPEG pictures (seed 2026 picture 43, 2,985 K:
+S6's red claim spread 18.8, 12.7 from red); now 58 more visible slots are right there,
+none wrong."""
 SMEARED_OFF = 12.0
 """...or whatever its spread along the line from its mean to bare tile, if what spreads
 across that line is within ``UNEVEN`` and its mean lies within this of some mix of its
