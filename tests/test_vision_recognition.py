@@ -19,7 +19,7 @@ from benchmarks.vision import Board, boards, clear_prior, without_craft
 from benchmarks.vision import rendered as benchmark_picture
 from benchmarks.vision_kit_renders import _Picture, drawn_apart
 from companion.local_cluster.atoms import Colour, UnitType
-from companion.local_cluster.board_scan import SlotState
+from companion.local_cluster.board_scan import SlotReading, SlotState
 from companion.local_cluster.state import Craft, State
 from vision.errors import CardNotFound
 from vision.local_cluster import colour, slots
@@ -717,20 +717,29 @@ def test_a_hand_over_a_slot_and_one_side_of_it_leaves_it_unknown_however_clear_i
     _read_unknown_with_its_prior(without_craft(104), "S24", "craft1")
 
 
+def _read_alone_as_drawn(index: int, sector: str, name: str) -> SlotReading:
+    """Seed 2026's benchmark picture ``index`` read alone: nothing in it read wrong, and
+    ``sector``'s slot ``name``, which nothing covers, read as it was drawn (not unknown)."""
+    picture, sectors = benchmark_picture(boards(index + 1)[index])
+    found = recognize(picture.image, expected=sectors)
+    tally = _tally(picture, found)
+    assert tally.wrong == [] and tally.occluded_wrong == []
+    tile = found.scan.tile(sector)
+    assert tile is not None
+    reading = next(r for r in tile.slots if r.slot == name)
+    truth = picture.tiles[sector]
+    assert name not in truth.occluded
+    assert reading.known and truth.drawn(reading), reading
+    return reading
+
+
 def test_a_slots_surround_is_covered_only_beyond_the_pictures_own_noise() -> None:
     """Issue 18's benchmark, seed 2026 picture 104 read alone (3,134 K, JPEG 60, 1.22
     px/mm): the picture's noise puts 3.9 % of bare points beyond the bare-tile limits, and
     33 % of the surround of S25's mineral1, a token no hand is near, was foreign. Counted
     with the noise, that covered it (``SURROUND_COVERED``, 30 %), and it was unknown;
     beyond the noise it is not, and the token is read."""
-    picture, sectors = benchmark_picture(boards(105)[104])
-    found = recognize(picture.image, expected=sectors)
-    tile = found.scan.tile("S25")
-    assert tile is not None
-    reading = next(r for r in tile.slots if r.slot == "mineral1")
-    truth = picture.tiles["S25"]
-    assert "mineral1" not in truth.occluded
-    assert reading.state is SlotState.TOKEN and truth.drawn(reading), reading
+    assert _read_alone_as_drawn(104, "S25", "mineral1").state is SlotState.TOKEN
 
 
 def test_a_plainly_red_token_is_read_through_warm_lights_spread() -> None:
@@ -740,16 +749,7 @@ def test_a_plainly_red_token_is_read_through_warm_lights_spread() -> None:
     within 12 of its swatch (``UNEVEN_PLAIN``), and it was unknown; now 22 within 18
     (``PLAIN_FAR``) and 15 nearer it than the next (``PLAIN_MARGIN``): it is read, and
     nothing in the picture is read wrong."""
-    picture, sectors = benchmark_picture(boards(44)[43])
-    found = recognize(picture.image, expected=sectors)
-    tally = _tally(picture, found)
-    assert tally.wrong == [] and tally.occluded_wrong == []
-    tile = found.scan.tile("S6")
-    assert tile is not None
-    reading = next(r for r in tile.slots if r.slot == "claim")
-    truth = picture.tiles["S6"]
-    assert "claim" not in truth.occluded
-    assert reading.colour is Colour.RED and truth.drawn(reading), reading
+    assert _read_alone_as_drawn(43, "S6", "claim").colour is Colour.RED
 
 
 def test_a_mineral_token_bluer_than_the_grey_in_warm_light_is_read() -> None:
@@ -757,16 +757,7 @@ def test_a_mineral_token_bluer_than_the_grey_in_warm_light_is_read() -> None:
     1.0 px/mm): S27's mineral3, a token nothing covers, lay 20.9 off every mix of the card's
     mineral grey and bare tile in hue, bluer toward the tile. It was unknown at 18
     (``MINERAL_HUE``); at 22 it is read, and nothing in the picture is read wrong."""
-    picture, sectors = benchmark_picture(boards(84)[83])
-    found = recognize(picture.image, expected=sectors)
-    tally = _tally(picture, found)
-    assert tally.wrong == [] and tally.occluded_wrong == []
-    tile = found.scan.tile("S27")
-    assert tile is not None
-    reading = next(r for r in tile.slots if r.slot == "mineral3")
-    truth = picture.tiles["S27"]
-    assert "mineral3" not in truth.occluded
-    assert reading.state is SlotState.TOKEN and truth.drawn(reading), reading
+    assert _read_alone_as_drawn(83, "S27", "mineral3").state is SlotState.TOKEN
 
 
 def test_the_cards_swatches_lose_only_the_glare_their_black_squares_show_not_their_colour() -> None:
