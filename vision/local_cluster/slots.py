@@ -1005,14 +1005,16 @@ def _decide_kind(
     covered = ((m.covered_other > COVERED_SHARE) & (m.covered_other_points >= m.covered_least)) | (
         m.covered >= COVERED_ANYWAY
     )
-    usable = ~(covered | (m.surround_share - m.noise_rate > SURROUND_COVERED) | glare)
+    # The share of the whole surround foreign beyond what the picture's noise puts anywhere.
+    surround = m.surround_share - m.noise_rate
+    usable = ~(covered | (surround > SURROUND_COVERED) | glare)
     if not refs.fine and m.kind.kind in ("mineral", "craft"):
         usable[:] = False
     # How clear the ring is, beyond the foreign points the picture's noise puts anywhere, and
     # the whole surround (a hand beside the slot, over the ring's sparse points or not).
     clear = np.minimum(
         1 - np.maximum(m.covered_other - m.noise_rate, 0) / COVERED_SHARE,
-        1 - np.maximum(m.surround_share - m.noise_rate, 0) / SURROUND_COVERED,
+        1 - np.maximum(surround, 0) / SURROUND_COVERED,
     )
     own = refs.outline
     if m.kind.kind == "mineral" and refs.mineral_outline > 0:
@@ -1110,12 +1112,7 @@ def _decide_kind(
         sure = np.where(token, token_sure, sure)
     sure = np.where(state > 0, np.clip(sure, 0.05, 1.0), 0.0)
     # What hides a tile's marker may be what its slot reads (HIDDEN_SURROUND).
-    doubtful = (
-        hidden[:, None]
-        & (state == 2)
-        & (sure < HIDDEN_SURE)
-        & (m.surround_share - m.noise_rate > HIDDEN_SURROUND)
-    )
+    doubtful = hidden[:, None] & (state == 2) & (sure < HIDDEN_SURE) & (surround > HIDDEN_SURROUND)
     state[doubtful] = 0
     colour[doubtful] = -1
     unit[doubtful] = -1
