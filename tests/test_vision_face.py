@@ -128,8 +128,8 @@ def test_a_face_needs_two_empty_outlines_or_a_fourth_slot_read() -> None:
     assert not recognize_module._face_right(unturned, every)
     circles = _with_tokens(("craft2", "craft4"), craft1=0.9, craft5=0.9)
     assert not recognize_module._face_right(circles, every)
-    assert recognize_module._face_right(circles, every, sole=True)
-    assert not recognize_module._face_right(unturned, every, sole=True)
+    assert recognize_module._face_right(circles, every, named_surely=True)
+    assert not recognize_module._face_right(unturned, every, named_surely=True)
 
 
 def test_the_one_tile_missing_needs_no_triangle_of_its_own() -> None:
@@ -276,7 +276,8 @@ def test_a_face_named_by_its_marker_lies_the_way_its_marker_matched(
     quarter = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
     candidates = [(10, tile.to_image @ quarter), (10, tile.to_image), (11, tile.to_image)]
     kit = load_kit()
-    assert grid_rescue.named_in_part(picture_4.image, gray, kit, detected, candidates) == 1
+    named = grid_rescue.named_in_part(picture_4.image, gray, kit, detected, candidates)
+    assert named is not None and named.index == 1
 
 
 def test_a_face_taken_where_a_hand_lies_does_not_set_the_colour_of_bare_tile(
@@ -448,6 +449,43 @@ def test_a_face_a_hand_lies_over_is_found_where_a_quarter_of_it_shows_dark(
     assert _noted(found, "S16: its marker is hidden; placed where a face like its own shows")
     monkeypatch.setattr(face_fit, "FACE_DARK_SHARE", 0.5)
     assert recognize(picture.image, expected=sectors).scan.tile("S16") is None
+
+
+@pytest.mark.slow
+def test_a_face_its_marker_names_as_surely_as_anywhere_needs_no_triangle_to_say_its_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's benchmark, `hands` 13 picture 53 (2.18 px/mm): S1 and S18 are missing, a
+    hand over S1's marker and minerals. What shows of S1's marker matches 0.95, every other
+    candidate (S1 itself a quarter turn on too) 0.13 at most: as surely as a marker is
+    matched anywhere, so it says the way the face lies as well as the tile, and its six
+    empty strike-craft outlines show it there without an empty triangle or hexagon. S1 is
+    placed, at least eight of its visible slots read, none wrong; asked to match as surely
+    as no marker does, it is not."""
+    picture, sectors = benchmark_picture(boards(54, 13, "hands")[53])
+    found = recognize(picture.image, expected=sectors)
+    assert _read_right(found, picture.tiles["S1"]) >= 8
+    assert _noted(found, "S1: its marker shows only in part; placed where a face like its own")
+    monkeypatch.setattr(grid_rescue, "MATCH_LEAST", 1.01)
+    assert recognize(picture.image, expected=sectors).scan.tile("S1") is None
+
+
+@pytest.mark.slow
+def test_a_face_its_marker_names_less_surely_still_needs_its_way_shown() -> None:
+    """Issue 18's benchmark, `lamps` 67 picture 47 (1.07 px/mm): S24's marker is hidden
+    whole, and what lies over it matches S4's marker at another way 0.52, every other
+    candidate 0.05 at most: enough to name a face, not to say which way it lies
+    (:attr:`grid_rescue.InPart.way_too`). Its slots show no empty triangle or hexagon, so
+    no tile is placed there: S4 there would read S24's red destroyer for its own green
+    carrier."""
+    picture, sectors = benchmark_picture(boards(48, 67, "lamps")[47])
+    found = recognize(picture.image, expected=sectors)
+    assert found.scan.tile("S24") is None
+    tile = found.scan.tile("S4")
+    assert (
+        tile is None
+        or [r.describe() for r in tile.slots if r.known and not picture.tiles["S4"].drawn(r)] == []
+    )
 
 
 @pytest.mark.slow

@@ -714,18 +714,33 @@ def _in_part_scores(
     return out
 
 
+@dataclasses.dataclass(frozen=True)
+class InPart:
+    """A face named by what shows of its marker (:func:`named_in_part`)."""
+
+    index: int
+    """Which of the candidates it is."""
+    way_too: bool
+    """Whether the marker matched as surely as anywhere (:data:`markers.MATCH_LEAST`, and
+    :data:`markers.MATCH_MARGIN` ahead of every other candidate, the same tile at its other
+    ways too): it then says which way the face lies as surely as which tile it is. (Issue
+    18's benchmark, `lamps` 67 picture 47, 1.07 px/mm: S24's face, its marker hidden whole,
+    matched S4's marker at another way 0.52 and 0.47 ahead, enough to name a face, not to
+    say the way.)"""
+
+
 def named_in_part(
     image: Image,
     gray: Image,
     kit: Kit,
     markers: Sequence[Marker],
     candidates: Sequence[tuple[int, Matrix]],
-) -> int | None:
+) -> InPart | None:
     """Which of ``candidates`` (tiles the table should have and does not show, each with
     where its face would lie: tile mm -> pixels, marker upright; a tile may come more than
-    once, at each way its face may lie) a face is, by what shows of its marker: the index of
-    the one whose marker, unturned (the face says which way it lies), matches what shows at
-    least :data:`markers.MATCH_LEAST` and :data:`markers.MATCH_MARGIN` ahead of every other
+    once, at each way its face may lie) a face is, by what shows of its marker: the one
+    whose marker, unturned (the face says which way it lies), matches what shows at least
+    :data:`markers.MATCH_LEAST` and :data:`markers.MATCH_MARGIN` ahead of every other
     tile's (or :data:`NAMED_MATCH_LEAST` and :data:`NAMED_MATCH_MARGIN` ahead), at the best
     of a few nudges and turns, when at least :data:`NAMED_SHOWN_LEAST` of it shows; else the
     one its cells that show white name (:func:`_by_white_cells`); None if neither does."""
@@ -764,8 +779,18 @@ def named_in_part(
         if (top >= MATCH_LEAST and top - second >= MATCH_MARGIN) or (
             top >= NAMED_MATCH_LEAST and top - second >= NAMED_MATCH_MARGIN
         ):
-            return first
-    return _by_white_cells(gray, kit, at_face, ids, over)
+            return InPart(first, any(_ahead_of_all(row, first) for row in best))
+    white = _by_white_cells(gray, kit, at_face, ids, over)
+    return None if white is None else InPart(white, False)
+
+
+def _ahead_of_all(scores: np.ndarray, k: int) -> bool:
+    """Whether candidate ``k`` matched at least :data:`markers.MATCH_LEAST` and
+    :data:`markers.MATCH_MARGIN` ahead of every other of ``scores``, its own tile at its
+    other ways too."""
+    others = np.delete(scores, k)
+    second = float(others.max()) if len(others) else -1.0
+    return bool(scores[k] >= MATCH_LEAST and scores[k] - second >= MATCH_MARGIN)
 
 
 def _by_white_cells(

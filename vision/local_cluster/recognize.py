@@ -414,7 +414,8 @@ def recognize(
     }
     sole = missing is not None and len(missing) == 1
     named_shown = {
-        entry: not isinstance(slots, str) and _face_right(slots, shown, sole=sole)
+        entry: not isinstance(slots, str)
+        and _face_right(slots, shown, named_surely=sole or entry in faces.way_too)
         for entry, slots, shown in zip(found, readings, lines_shown, strict=True)
         if entry in faces.named
     }
@@ -639,6 +640,9 @@ class Faces:
     marker, or the one left."""
     by_marker: set[SectorId] = dataclasses.field(default_factory=set)
     """Of those, the ones named by what shows of their markers..."""
+    way_too: set[Entry] = dataclasses.field(default_factory=set)
+    """...of them, the ones whose markers say which way they lie too, each at its face
+    (:attr:`grid_rescue.InPart.way_too`)..."""
     left_over: set[SectorId] = dataclasses.field(default_factory=set)
     """...and the ones named as the one left."""
     trials: list[list[Entry]] = dataclasses.field(default_factory=list)
@@ -733,6 +737,7 @@ def _by_face(
     poses = [pose for _, pose, _ in found]
     out: list[Entry] = []
     by_marker: set[SectorId] = set()
+    way_too: set[Entry] = set()
     unnamed: list[list[tuple[SectorId, Pose]]] = []
     alone: set[SectorId] = set()
     for face in face_fit.faces(gray, kit, table_to_image, poses, typical, face_level):
@@ -747,8 +752,10 @@ def _by_face(
             at = [(int(sector[1:]), table_to_image @ _similarity(*pose)) for sector, pose in named]
             which = grid_rescue.named_in_part(image, gray, kit, markers, at)
             if which is not None:
-                out.append((*named[which], True))
-                by_marker.add(named[which][0])
+                out.append((*named[which.index], True))
+                by_marker.add(named[which.index][0])
+                if which.way_too:
+                    way_too.add((*named[which.index], True))
             else:
                 unnamed.append(named)
     # A face no candidate's marker names is the one candidate left when the others were
@@ -780,11 +787,14 @@ def _by_face(
             tried.append((sectors[0], pose, True))
             candidates[tried[-1]] = tuple(sectors)
         trials.append(tried)
-    return Faces(out, by_marker, left_over, trials, candidates)
+    return Faces(out, by_marker, way_too, left_over, trials, candidates)
 
 
 def _face_right(
-    slots: Sequence[SlotReading], edges: tile_edges.Shown | None, *, sole: bool = False
+    slots: Sequence[SlotReading],
+    edges: tile_edges.Shown | None,
+    *,
+    named_surely: bool = False,
 ) -> bool:
     """Whether a tile placed by its face (:func:`_by_face`) shows itself there: its edge line
     across x and y, an empty triangle or hexagon read at least :data:`FACE_TURN_SURE`, and
@@ -794,18 +804,23 @@ def _face_right(
     way the slots lie. A claim or unit token read surely does not: a token turned a quarter still
     covers most of its slot. (Issue 18's benchmark, `hands` 29 picture 14: S14, variant 1,
     under a hand, was taken for S10 at a quarter turn on five empty craft outlines and a
-    mineral read empty at 0.22, and read a purple destroyer pink.) When the tile is the only
-    one the table should have and does not show (``sole``), two empty outlines of any shape
-    among :data:`FACE_READ` slots read will do: no tile of another variant is missing to be
-    taken for it, and the tile itself a quarter or half turn off puts its strike craft where
-    its face has none (issue 18's pictures drawn apart, picture 12: S6 under a hand, only
-    its craft showing)."""
+    mineral read empty at 0.22, and read a purple destroyer pink.) When the tile is named
+    surely (``named_surely``), two empty outlines of any shape among :data:`FACE_READ` slots
+    read will do:
+    - the only one the table should have and does not show: no tile of another variant is
+      missing to be taken for it, and the tile itself a quarter or half turn off puts its
+      strike craft where its face has none (issue 18's pictures drawn apart, picture 12: S6
+      under a hand, only its craft showing);
+    - named by what shows of its marker as surely as a marker is anywhere, which says the
+      way it lies as well (:attr:`grid_rescue.InPart.way_too`; issue 18's benchmark,
+      `hands` 13 picture 53, 2.18 px/mm: S1 under a hand, its marker matched 0.95, its
+      minerals covered or read unsure, its six strike-craft slots empty)."""
     turned = _surely_empty(slots, lambda name: not name.startswith("craft"))
     read = sum(s.known for s in slots)
     empty = sum(s.state is SlotState.EMPTY for s in slots)
     return (
         edges in (tile_edges.Shown.ALL, tile_edges.Shown.ACROSS)
-        and (turned or (sole and empty >= 2 and read >= FACE_READ))
+        and (turned or (named_surely and empty >= 2 and read >= FACE_READ))
         and (read >= FACE_READ or (read >= CARRIED_EMPTIES and empty >= 2))
     )
 
