@@ -715,12 +715,12 @@ def _by_face(
     by what shows of its marker among those missing tiles
     (:func:`grid_rescue.named_in_part`), or as the one of them left when the others were
     named at other faces (so, or as the only candidate there); and which were named by
-    their markers, and which as the one left. A face still unnamed is offered each way it
-    may lie (its :attr:`Faces.trials`), to be named by the way its slots show
-    (:func:`_the_way_shown`). None for a tile an earlier scan placed
-    (:func:`carried` alone places such a tile), nor in a picture coarser than
-    :data:`FINE_PX_PER_MM`. Each is only a candidate (:func:`_face_right`,
-    :func:`_one_face_each`)."""
+    their markers (and of those, which their markers say the way of too), and which as the
+    one left. A face still unnamed is offered each way it may lie (its
+    :attr:`Faces.trials`), to be named by the way its slots show (:func:`_the_way_shown`).
+    None for a tile an earlier scan placed (:func:`carried` alone places such a tile), nor
+    in a picture coarser than :data:`FINE_PX_PER_MM`. Each is only a candidate
+    (:func:`_face_right`, :func:`_one_face_each`)."""
     if missing is None or px_per_mm < FINE_PX_PER_MM:
         return Faces()
     of_variant: dict[int, list[SectorId]] = {}
