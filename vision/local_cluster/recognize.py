@@ -48,7 +48,7 @@ from companion.local_cluster.atoms import SectorId, sector_sort_key
 from companion.local_cluster.board_scan import BoardScan, SlotReading, SlotState, TileReading
 from vision.blas import one_blas_thread
 from vision.errors import CardNotFound, ImageError
-from vision.local_cluster import face_fit, grid_rescue, outline_fit, tile_edges
+from vision.local_cluster import face_fit, grid_rescue, outline_fit, tile_edges, token_turn
 from vision.local_cluster.colour import (
     CLIPPED,
     LINEAR,
@@ -405,17 +405,29 @@ def recognize(
     )
     lines_shown = _edges_shown(gray, kit, found, placed, px_per_mm, edge_typical)
     triangles = {spec.name for spec in kit.variants[0] if spec.shape == "triangle"}
+    # Whether a face's triangles point up each way's frame, asked only where nothing else
+    # would place the tile (token_turn's correlations are the dearest test here).
+    turn_shown = {
+        entry: functools.cache(functools.partial(_triangles_point_up, image, kit, where))
+        for entry, where in zip(found, placed, strict=True)
+        if entry in faces.tried or entry in faces.named
+    }
     shown_by = {
         entry: not isinstance(slots, str)
-        and _face_right(slots, shown)
-        and _points_up(slots, triangles)
+        and _face_right(slots, shown, turn_shown=turn_shown[entry])
+        and (_points_up(slots, triangles) or turn_shown[entry]())
         for entry, slots, shown in zip(found, readings, lines_shown, strict=True)
         if entry in faces.tried
     }
     sole = missing is not None and len(missing) == 1
     named_shown = {
         entry: not isinstance(slots, str)
-        and _face_right(slots, shown, named_surely=sole or entry in faces.way_too)
+        and _face_right(
+            slots,
+            shown,
+            named_surely=sole or entry in faces.way_too,
+            turn_shown=turn_shown[entry],
+        )
         for entry, slots, shown in zip(found, readings, lines_shown, strict=True)
         if entry in faces.named
     }
@@ -667,6 +679,14 @@ def _points_up(slots: Sequence[SlotReading], triangles: Collection[str]) -> bool
     return _surely_empty(slots, triangles.__contains__)
 
 
+def _triangles_point_up(image: Image, kit: Kit, where: tuple[Matrix, int]) -> bool:
+    """Whether the triangle slots of a tile of ``where``'s variant, placed by ``where``'s map
+    to the picture, point up its frame (:func:`token_turn.slots_point_up`): their outlines
+    and any tokens on them."""
+    to_image, variant = where
+    return token_turn.slots_point_up(image, to_image, kit.variants[variant])
+
+
 def _surely_empty(slots: Sequence[SlotReading], which: Callable[[str], bool]) -> bool:
     """Whether any of ``slots`` whose name passes ``which`` reads empty at least
     :data:`FACE_TURN_SURE`: its outline shows where the way read puts it."""
@@ -795,6 +815,7 @@ def _face_right(
     edges: tile_edges.Shown | None,
     *,
     named_surely: bool = False,
+    turn_shown: Callable[[], bool] = lambda: False,
 ) -> bool:
     """Whether a tile placed by its face (:func:`_by_face`) shows itself there: its edge line
     across x and y, an empty triangle or hexagon read at least :data:`FACE_TURN_SURE`, and
@@ -804,7 +825,9 @@ def _face_right(
     way the slots lie. A claim or unit token read surely does not: a token turned a quarter still
     covers most of its slot. (Issue 18's benchmark, `hands` 29 picture 14: S14, variant 1,
     under a hand, was taken for S10 at a quarter turn on five empty craft outlines and a
-    mineral read empty at 0.22, and read a purple destroyer pink.) When the tile is named
+    mineral read empty at 0.22, and read a purple destroyer pink.) The triangles' own
+    shape does, token or outline: the claim's, or the four minerals' together, pointing up
+    the tile's frame (``turn_shown``, asked last: :mod:`token_turn`). When the tile is named
     surely (``named_surely``), two empty outlines of any shape among :data:`FACE_READ` slots
     read will do:
     - the only one the table should have and does not show: no tile of another variant is
@@ -820,8 +843,8 @@ def _face_right(
     empty = sum(s.state is SlotState.EMPTY for s in slots)
     return (
         edges in (tile_edges.Shown.ALL, tile_edges.Shown.ACROSS)
-        and (turned or (named_surely and empty >= 2 and read >= FACE_READ))
         and (read >= FACE_READ or (read >= CARRIED_EMPTIES and empty >= 2))
+        and (turned or (named_surely and empty >= 2 and read >= FACE_READ) or turn_shown())
     )
 
 
