@@ -544,10 +544,28 @@ def test_mineral_tokens_show_the_way_their_face_lies(monkeypatch: pytest.MonkeyP
     of its variant, a hand over its marker, claim, unit and two of its minerals: no empty
     triangle shows, but two mineral tokens do, and the four mineral triangles, their
     scores averaged, point up S35's frame (0.71; 0.58 and 0.59 a quarter turn either way,
-    0.50 a half turn on). S35 is placed, its four visible slots read, none wrong; asked to
-    correlate as no triangle does, it is not."""
+    0.50 a half turn on; mineral1 alone 0.90, 0.78, 0.67). S35 is placed, its four visible
+    slots read, none wrong; asked to correlate as no triangle does, it is not."""
     picture, sectors = benchmark_picture(boards(69, 2026)[68])
     found = recognize(picture.image, expected=sectors)
     assert _read_right(found, picture.tiles["S35"]) >= 4
     monkeypatch.setattr(token_turn, "MINERALS_FIT", 1.01)
+    monkeypatch.setattr(token_turn, "ONE_MINERAL_FIT", 1.01)
     assert recognize(picture.image, expected=sectors).scan.tile("S35") is None
+
+
+@pytest.mark.slow
+def test_one_mineral_shows_the_way_where_a_hand_covers_the_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's benchmark, seed 2026 picture 89 (1.67 px/mm): a hand over S30's marker,
+    claim and minerals, its red destroyer and five strike-craft slots showing (two of them
+    red), no outline of a triangle read. The hand's edge leaves one mineral token's triangle
+    (0.91 up S30's frame, 0.77 a quarter turn either way, 0.65 a half turn on), the other
+    three flat: S30 is placed, its six visible slots read, none wrong. Where one mineral
+    alone may not say the way, it is not placed."""
+    picture, sectors = benchmark_picture(boards(90, 2026)[89])
+    found = recognize(picture.image, expected=sectors)
+    assert _read_right(found, picture.tiles["S30"]) >= 6
+    monkeypatch.setattr(token_turn, "ONE_MINERAL_FIT", 1.01)
+    assert recognize(picture.image, expected=sectors).scan.tile("S30") is None

@@ -13,6 +13,7 @@ from benchmarks.vision import rendered as benchmark_picture
 from benchmarks.vision_kit_renders import _Picture, drawn_apart
 from vision.local_cluster import grid_rescue, printing
 from vision.local_cluster import markers as markers_module
+from vision.local_cluster import recognize as recognize_module
 from vision.local_cluster.kit import load_kit
 from vision.local_cluster.markers import (
     LEAST_PERIMETER,
@@ -343,7 +344,9 @@ def test_a_marker_a_hand_lies_over_is_named_by_the_rest_inside_a_free_cells_whit
     inside the white square on its grid
     cell, S10 correlates 0.67, 0.25 ahead of every other kit marker not found: enough on a
     free cell of the grid (``CELL_MATCH_LEAST``, ``CELL_MATCH_MARGIN``), not enough
-    anywhere else (``markers.MATCH_LEAST``)."""
+    anywhere else (``markers.MATCH_LEAST``). (Asked that, S10 is still found by its face,
+    named by what shows of its marker, where its triangles point its way: ``token_turn``;
+    not where they are not asked.)"""
     picture = drawn_apart(22)
     truth = _Picture(picture)
     found = recognize(picture.image, expected=tuple(truth.tiles))
@@ -354,6 +357,11 @@ def test_a_marker_a_hand_lies_over_is_named_by_the_rest_inside_a_free_cells_whit
     known = [slot for slot in tile.slots if slot.known]
     assert len(known) >= 8 and all(truth.tiles["S10"].drawn(slot) for slot in known)
     monkeypatch.setattr(grid_rescue, "CELL_MATCH_LEAST", markers_module.MATCH_LEAST)
+    found = recognize(picture.image, expected=tuple(truth.tiles))
+    by_face = next(t for t in found.tiles if t.sector == "S10")
+    assert by_face.by_face
+    assert all(truth.tiles["S10"].drawn(slot) for slot in by_face.reading.slots if slot.known)
+    monkeypatch.setattr(recognize_module, "_triangles_point_up", lambda *args: False)
     found = recognize(picture.image, expected=tuple(truth.tiles))
     assert "S10" not in found.scan.sectors
 

@@ -360,12 +360,15 @@ def test_a_hidden_tile_is_placed_on_its_strike_craft_outlines_where_its_edges_sh
     alone are no evidence of a pose, but where the tile's edge line shows across x and y
     the pose is right within about a millimetre (or a neighbour's line off, which no 1.5
     mm outline survives): the tile is placed from the prior, its four empty craft slots
-    read right, nothing wrong (it went unread before)."""
+    read right, nothing wrong (it went unread before). Without the prior it is found only
+    by its face, where one mineral triangle shows beside the hand (``token_turn``)."""
     case = _benchmark_picture(78, {}, craft=True)
-    assert case.without.scan.tile("S31") is None
+    truth = case.picture.tiles["S31"]
+    alone = next(t for t in case.without.tiles if t.sector == "S31")
+    assert alone.by_face
+    assert [r.describe() for r in alone.reading.slots if r.known and not truth.drawn(r)] == []
     tile = next(t for t in case.found.tiles if t.sector == "S31")
     assert tile.carried
-    truth = case.picture.tiles["S31"]
     empty = [
         s.slot
         for s in tile.reading.slots

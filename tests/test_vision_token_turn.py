@@ -102,3 +102,15 @@ def test_every_variants_triangles_are_a_claim_and_four_minerals() -> None:
     for variant in load_kit().variants:
         kinds = sorted(s.kind for s in variant if s.shape == "triangle")
         assert kinds == ["claim", "mineral", "mineral", "mineral", "mineral"]
+
+
+def test_one_mineral_shows_the_way_only_where_no_other_points_another() -> None:
+    """Seed 2026 picture 89's S30: one mineral triangle 0.91 up, the others under a hand
+    (flat); a mineral pointing plainly down beside it would say the face is another way."""
+    up = (0.91, 0.77, 0.65, 0.77)
+    flat = (0.0, -0.01, 0.02, 0.03)
+    down = (0.65, 0.77, 0.91, 0.77)
+    assert token_turn._one_points_up([up, flat, flat])
+    assert not token_turn._one_points_up([up, down])
+    assert not token_turn._one_points_up([flat, flat])
+    assert not token_turn._one_points_up([(0.55, 0.5, 0.3, 0.45)])  # 0.05 a quarter on
