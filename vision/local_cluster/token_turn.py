@@ -37,14 +37,17 @@ STEP = 1.0
 """The sampled points' spacing (mm) about a claim slot, and in proportion about a smaller
 triangle: a claim's triangle is 27.7 mm a side."""
 CLAIM_RADIUS = 16.0
+"""A claim slot's circumradius (mm), which ``STEP`` is for."""
 OUTLINE_OUT = 0.75
 """The slot outline reaches this far (mm) outside the slot's own outline."""
 SOFT = 1.0
 """Over this width (mm) the triangle's edge falls from inside to outside."""
 SHIFTS = (-2.0, 0.0, 2.0)
-"""How far (mm, along x and y) the triangle is moved: a token may lie 3 mm off."""
+"""How far (mm, along x and y) the triangle is moved: a token may lie 3 mm off, within
+about a millimetre of one of these."""
 TURNS = (-7.0, 0.0, 7.0)
-"""How far (degrees) the triangle is turned: a token may lie turned 10 degrees."""
+"""How far (degrees) the triangle is turned: a token may lie turned 10 degrees, within 3.5
+of one of these."""
 
 
 @functools.cache
@@ -137,15 +140,17 @@ def points_up(
 def _one_points_up(shown: Sequence[Scores]) -> bool:
     """Whether one of the minerals' ``shown`` scores points up plainly, and none another way."""
     plain = (ONE_MINERAL_FIT, ONE_MINERAL_SIDE, ONE_MINERAL_HALF)
-    turned = [(s[quarter:] + s[:quarter]) for s in shown for quarter in (1, 2, 3)]
+    # A mineral's scores read from another quarter turn on, as if that way were up.
+    turned = [cast(Scores, s[quarter:] + s[:quarter]) for s in shown for quarter in (1, 2, 3)]
     return any(points_up(s, *plain) for s in shown) and not any(
-        points_up(cast(Scores, s), *plain) for s in turned
+        points_up(s, *plain) for s in turned
     )
 
 
 def slots_point_up(image: Image, to_image: Matrix, slots: Sequence[SlotSpec]) -> bool:
     """Whether a tile's triangle slots ``slots``, placed by ``to_image``, point up its frame:
-    the claim's triangle plainly, or the minerals' together."""
+    the claim's triangle plainly, or the minerals' together, or one mineral's more plainly
+    still (:func:`_one_points_up`)."""
     claim = [turn_scores(image, to_image, s) for s in slots if s.kind == "claim"]
     if any(points_up(c) for c in claim):
         return True
