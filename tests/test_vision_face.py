@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from benchmarks.local_cluster_kit_renders import LcRender
-from benchmarks.vision import boards
+from benchmarks.vision import Board, boards
 from benchmarks.vision import rendered as benchmark_picture
 from benchmarks.vision_kit_renders import _Picture, drawn_apart
 from companion.local_cluster.atoms import Colour
@@ -205,6 +205,26 @@ def _read_right(found: Recognition, truth: TileTruth) -> int:
     assert tile is not None
     assert [r.describe() for r in tile.slots if r.known and not truth.drawn(r)] == []
     return sum(r.known for r in tile.slots if r.slot not in truth.occluded)
+
+
+def _placed_only_so(
+    monkeypatch: pytest.MonkeyPatch,
+    board: Board,
+    sector: str,
+    least: int,
+    note: str,
+    *unless: tuple[object, str, object],
+) -> None:
+    """In issue 18's benchmark picture of ``board``, ``sector`` is placed by its face with
+    ``note`` and at least ``least`` of its visible slots read, none wrong; with each
+    ``(owner, name, value)`` of ``unless`` set, it is not placed."""
+    picture, sectors = benchmark_picture(board)
+    found = recognize(picture.image, expected=sectors)
+    assert _read_right(found, picture.tiles[sector]) >= least
+    assert _noted(found, f"{sector}: {note}")
+    for owner, name, value in unless:
+        monkeypatch.setattr(owner, name, value)
+    assert recognize(picture.image, expected=sectors).scan.tile(sector) is None
 
 
 @pytest.mark.slow
@@ -443,12 +463,14 @@ def test_a_face_a_hand_lies_over_is_found_where_a_quarter_of_it_shows_dark(
     quarter of it dark is enough: S16, the only missing tile of its variant, is placed by
     its face, at least eight of its nine visible slots read, none wrong. Asked of half the
     line, it is not found."""
-    picture, sectors = benchmark_picture(boards(102, 2026)[101])
-    found = recognize(picture.image, expected=sectors)
-    assert _read_right(found, picture.tiles["S16"]) >= 8
-    assert _noted(found, "S16: its marker is hidden; placed where a face like its own shows")
-    monkeypatch.setattr(face_fit, "FACE_DARK_SHARE", 0.5)
-    assert recognize(picture.image, expected=sectors).scan.tile("S16") is None
+    _placed_only_so(
+        monkeypatch,
+        boards(102, 2026)[101],
+        "S16",
+        8,
+        "its marker is hidden; placed where a face like its own shows",
+        (face_fit, "FACE_DARK_SHARE", 0.5),
+    )
 
 
 @pytest.mark.slow
@@ -463,13 +485,15 @@ def test_a_face_its_marker_names_as_surely_as_anywhere_needs_no_triangle_to_say_
     placed, at least eight of its visible slots read, none wrong; asked to match as surely
     as no marker does, and not asked how its triangles point (they show its way too:
     :mod:`token_turn`), it is not."""
-    picture, sectors = benchmark_picture(boards(54, 13, "hands")[53])
-    found = recognize(picture.image, expected=sectors)
-    assert _read_right(found, picture.tiles["S1"]) >= 8
-    assert _noted(found, "S1: its marker shows only in part; placed where a face like its own")
-    monkeypatch.setattr(grid_rescue, "MATCH_LEAST", 1.01)
-    monkeypatch.setattr(recognize_module, "_triangles_point_up", lambda *args: False)
-    assert recognize(picture.image, expected=sectors).scan.tile("S1") is None
+    _placed_only_so(
+        monkeypatch,
+        boards(54, 13, "hands")[53],
+        "S1",
+        8,
+        "its marker shows only in part; placed where a face like its own",
+        (grid_rescue, "MATCH_LEAST", 1.01),
+        (recognize_module, "_triangles_point_up", lambda *args: False),
+    )
 
 
 @pytest.mark.slow
@@ -530,12 +554,14 @@ def test_a_claim_token_shows_the_way_its_face_lies(monkeypatch: pytest.MonkeyPat
     S9's. The token's own triangle does (correlating 0.69 pointing up S9's frame, 0.55 a
     quarter turn either way, 0.45 a half turn on; :mod:`token_turn`): S9 is placed, five of
     its visible slots read, none wrong. Without the token's turn it is not."""
-    picture, sectors = benchmark_picture(boards(94, 2026)[93])
-    found = recognize(picture.image, expected=sectors)
-    assert _read_right(found, picture.tiles["S9"]) >= 5
-    assert _noted(found, "S9: its marker is hidden; placed where a face like its own shows")
-    monkeypatch.setattr(recognize_module, "_triangles_point_up", lambda *args: False)
-    assert recognize(picture.image, expected=sectors).scan.tile("S9") is None
+    _placed_only_so(
+        monkeypatch,
+        boards(94, 2026)[93],
+        "S9",
+        5,
+        "its marker is hidden; placed where a face like its own shows",
+        (recognize_module, "_triangles_point_up", lambda *args: False),
+    )
 
 
 @pytest.mark.slow
@@ -546,12 +572,15 @@ def test_mineral_tokens_show_the_way_their_face_lies(monkeypatch: pytest.MonkeyP
     scores averaged, point up S35's frame (0.71; 0.58 and 0.59 a quarter turn either way,
     0.50 a half turn on; mineral1 alone 0.90, 0.78, 0.67). S35 is placed, its four visible
     slots read, none wrong; asked to correlate as no triangle does, it is not."""
-    picture, sectors = benchmark_picture(boards(69, 2026)[68])
-    found = recognize(picture.image, expected=sectors)
-    assert _read_right(found, picture.tiles["S35"]) >= 4
-    monkeypatch.setattr(token_turn, "MINERALS_FIT", 1.01)
-    monkeypatch.setattr(token_turn, "ONE_MINERAL_FIT", 1.01)
-    assert recognize(picture.image, expected=sectors).scan.tile("S35") is None
+    _placed_only_so(
+        monkeypatch,
+        boards(69, 2026)[68],
+        "S35",
+        4,
+        "its marker is hidden; placed where a face like its own shows",
+        (token_turn, "MINERALS_FIT", 1.01),
+        (token_turn, "ONE_MINERAL_FIT", 1.01),
+    )
 
 
 @pytest.mark.slow
@@ -564,8 +593,11 @@ def test_one_mineral_shows_the_way_where_a_hand_covers_the_rest(
     (0.91 up S30's frame, 0.77 a quarter turn either way, 0.65 a half turn on), the other
     three flat: S30 is placed, its six visible slots read, none wrong. Where one mineral
     alone may not say the way, it is not placed."""
-    picture, sectors = benchmark_picture(boards(90, 2026)[89])
-    found = recognize(picture.image, expected=sectors)
-    assert _read_right(found, picture.tiles["S30"]) >= 6
-    monkeypatch.setattr(token_turn, "ONE_MINERAL_FIT", 1.01)
-    assert recognize(picture.image, expected=sectors).scan.tile("S30") is None
+    _placed_only_so(
+        monkeypatch,
+        boards(90, 2026)[89],
+        "S30",
+        6,
+        "its marker is hidden; placed where a face like its own shows",
+        (token_turn, "ONE_MINERAL_FIT", 1.01),
+    )
