@@ -826,10 +826,10 @@ def _face_right(
     covers most of its slot. (Issue 18's benchmark, `hands` 29 picture 14: S14, variant 1,
     under a hand, was taken for S10 at a quarter turn on five empty craft outlines and a
     mineral read empty at 0.22, and read a purple destroyer pink.) The triangles' own
-    shape does, token or outline: the claim's, or the four minerals' together, pointing up
-    the tile's frame (``turn_shown``, asked last: :mod:`token_turn`). When the tile is named
-    surely (``named_surely``), two empty outlines of any shape among :data:`FACE_READ` slots
-    read will do:
+    shape does, token or outline: the claim's or the minerals' pointing up the tile's
+    frame (``turn_shown``, asked last: :func:`token_turn.slots_point_up`). When the tile
+    is named surely (``named_surely``), two empty outlines of any shape among
+    :data:`FACE_READ` slots read will do:
     - the only one the table should have and does not show: no tile of another variant is
       missing to be taken for it, and the tile itself a quarter or half turn off puts its
       strike craft where its face has none (issue 18's pictures drawn apart, picture 12: S6
