@@ -28,7 +28,9 @@ def _to_image(turn: float = 0.0) -> np.ndarray:
     )
 
 
-def _drawn(token: SlotSpec | None, *, shift: tuple[float, float] = (0, 0), turn: float = 0.0):
+def _drawn(
+    token: SlotSpec | None, *, shift: tuple[float, float] = (0, 0), turn: float = 0.0
+) -> np.ndarray:
     """A claim slot's outline on the face, and ``token`` (if any) on it, moved ``shift`` mm
     and turned ``turn`` degrees as a hand leaves a token; blurred a little, as a lens does."""
     image = np.full((120, 120, 3), FACE, np.uint8)

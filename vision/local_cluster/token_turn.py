@@ -49,6 +49,28 @@ TURNS = (-7.0, 0.0, 7.0)
 """How far (degrees) the triangle is turned: a token may lie turned 10 degrees, within 3.5
 of one of these."""
 
+TURN_FIT = 0.3
+"""A claim's triangle pointing up must correlate at least this well..."""
+TURN_SIDE = 0.05
+"""...this much better than one a quarter turn either way..."""
+TURN_HALF = 0.12
+"""...and this much better than one a half turn on. (Issue 18's renderer, nine sets, every
+way of every face tried or named from 1 px/mm, 1,671: 139 of the 486 right ways pointed up
+so, none of the 1,185 wrong ones; the nearest of these to passing correlated 0.28 up, 0.26
+a quarter turn on and 0.22 a half turn on.)"""
+MINERALS_FIT = 0.45
+"""The four mineral triangles (12 mm a side, 12 pixels at 1 px/mm), their scores averaged,
+must correlate at least this well pointing up, and as much better than the other turns as
+a claim. (The same ways: 137 right ones pointed up so, none of the wrong ones; at 0.3, as
+for a claim, 2 wrong ones did.)"""
+ONE_MINERAL_FIT = 0.5
+"""One mineral's triangle alone will do where it correlates at least this well pointing up,
+:data:`ONE_MINERAL_SIDE` better than a quarter turn either way and :data:`ONE_MINERAL_HALF`
+better than a half turn on, and no other mineral points another way so. (The same ways: 21
+right ones more, none of the wrong ones; at 0.45, 0.07 and 0.13, three wrong ones did.)"""
+ONE_MINERAL_SIDE = 0.08
+ONE_MINERAL_HALF = 0.15
+
 
 @functools.cache
 def _bank(radius: float) -> tuple[Matrix, Matrix]:
@@ -100,31 +122,6 @@ def turn_scores(image: Image, to_image: Matrix, slot: SlotSpec) -> Scores | None
         return None
     best = (bank @ (off / spread)).max(axis=1)
     return (float(best[0]), float(best[1]), float(best[2]), float(best[3]))
-
-
-TURN_FIT = 0.3
-"""A claim's triangle pointing up must correlate at least this well..."""
-TURN_SIDE = 0.05
-"""...this much better than one a quarter turn either way..."""
-TURN_HALF = 0.12
-"""...and this much better than one a half turn on. (Issue 18's renderer, nine sets, every
-way of every face tried or named from 1 px/mm, 1,671: 139 of the 486 right ways pointed up
-so, none of the 1,185 wrong ones; the nearest of these to passing correlated 0.28 up, 0.26
-a quarter turn on and 0.22 a half turn on.)"""
-MINERALS_FIT = 0.45
-"""The four mineral triangles (12 mm a side, 12 pixels at 1 px/mm), their scores averaged,
-must correlate at least this well pointing up, and as much better than the other turns as
-a claim. (The same ways: 137 right ones pointed up so, none of the wrong ones; at 0.3, as
-for a claim, 2 wrong ones did.)"""
-
-
-ONE_MINERAL_FIT = 0.5
-"""One mineral's triangle alone will do where it correlates at least this well pointing up,
-:data:`ONE_MINERAL_SIDE` better than a quarter turn either way and :data:`ONE_MINERAL_HALF`
-better than a half turn on, and no other mineral points another way so. (The same ways: 21
-right ones more, none of the wrong ones; at 0.45, 0.07 and 0.13, three wrong ones did.)"""
-ONE_MINERAL_SIDE = 0.08
-ONE_MINERAL_HALF = 0.15
 
 
 def points_up(
