@@ -409,6 +409,14 @@ def test_a_fingers_edge_over_an_empty_mineral_slot_is_too_red_for_a_mineral() ->
     )
 
 
+def test_a_fingertip_as_light_as_a_mineral_is_too_red_for_one() -> None:
+    """Issue 18's benchmark, `lamps` 53 picture 5 (1.13 px/mm): a fingertip over S3's empty
+    mineral3, at 0.95 of the mineral grey's lightness and within its hue, 12.1 redder than
+    the grey for each whole grey it shows. Warm-lit tokens come as red (up to 17.3), but
+    at ``GREY_REDDER`` 13 this fingertip read as a mineral at 1.0: it stays unknown."""
+    _covered_slots_not_read_as(boards(6, 53, "lamps")[5], [("S3", "mineral3")], SlotState.TOKEN)
+
+
 def _read_with(small: State, monkeypatch: pytest.MonkeyPatch, kind: str, made: Any) -> set[str]:
     """How every ``kind`` slot of a clean picture reads when what was measured of it is
     replaced by the fields ``made(refs, measured)`` gives."""

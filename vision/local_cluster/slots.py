@@ -324,7 +324,13 @@ card shows, and a finger's edge over an empty slot is skin, red however it is li
 the slot, even the lightest skin (12 redder) and the dark tile come to 8. Issue 18's benchmark,
 two sets of pictures: 4,555 visible mineral tokens at most 6.1 redder, and at most 7.0 for
 each whole grey; fingers over empty slots 12.9-18.8 redder at 0.6-0.7 of the grey, read as
-minerals at 0.69-0.77 within ``MINERAL_HUE``."""
+minerals at 0.69-0.77 within ``MINERAL_HUE``. Not more: on five of the nine sets read alone
+from 1 px/mm, of the mineral slots that passed every other test of a token but this one, the
+tokens lay 9.0-17.3 redder for each whole grey and a fingertip over an empty slot 12.1
+(`lamps` 53 picture 5, S3's mineral3, at 0.95 of the grey; the lightest skin the renderer
+draws is 12 redder than the grey). At 11, 20 more visible slots right and none wrong on the
+nine sets, but a skin a shade lighter or lit a little bluer would read as a mineral at full
+confidence."""
 WHITE_REDDER = 6.0
 """A white token is no redder (a*) than the card's white by more than this: the lightest skin
 lies within ``FAR`` of white (21 in Lab), 12 redder; 1,127 white tokens read on three sets of
