@@ -199,6 +199,17 @@ service.close()
 '''
 
 
+def kill_points(lines: list[str], work: float) -> tuple[int, float]:
+    """How far a life may run before its kill: up to how many replies, then how long.
+
+    Half the uninterrupted run's replies over MIN_KILLS on average, so that there are about
+    twice MIN_KILLS lives; then up to one reply's time at the uninterrupted run's pace, so that
+    the kill lands anywhere in a command (while it writes, commits or prints).
+    """
+    reach = max(1, len(lines) // MIN_KILLS)
+    return reach, min(MAX_DELAY, work / max(1, len(lines)))
+
+
 class Child:
     """One life of the child process; its stdout is read line by line on a thread."""
 
@@ -235,6 +246,16 @@ class Child:
             self.seen.append(line)
             if line == "START":
                 return time.monotonic()
+
+    def wait_for_lines(self, count: int, timeout: float = 60.0) -> None:
+        """Wait until the child has printed ``count`` more lines, or has ended."""
+        deadline = time.monotonic() + timeout
+        for _ in range(count):
+            line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            if line is None:
+                self.lines.put(None)
+                return
+            self.seen.append(line)
 
     def finish(self) -> list[str]:
         """Every complete line the child printed, once it has ended."""
@@ -300,10 +321,11 @@ def test_sigkill_at_random_moments_loses_and_duplicates_nothing(tmp_path: Path) 
     assert len(reference_acks) >= 1000, f"only {len(reference_acks)} acknowledged commands"
     assert not [line for line in lines if line.startswith(("DUP ", "REFUSED "))]
 
-    # The same script, killed again and again: after 0-300 ms of work mostly (a fast machine
-    # gets shorter delays, so that there are always MIN_KILLS or more), sometimes while the
-    # child still imports or opens the database.
-    longest = min(MAX_DELAY, work / (MIN_KILLS / 2))
+    # The same script, killed again and again: mostly at a random moment after a random
+    # number of its replies (counted, not timed, so that a machine faster now than during the
+    # uninterrupted run still gives MIN_KILLS or more), sometimes while the child still
+    # imports or opens the database.
+    reach, between = kill_points(lines, work)
     db = tmp_path / "crashed.db"
     chooser = random.Random(SEED)
     kills = lives = 0
@@ -317,7 +339,8 @@ def test_sigkill_at_random_moments_loses_and_duplicates_nothing(tmp_path: Path) 
             time.sleep(chooser.uniform(0.0, 0.4))
         else:
             child.wait_for_start()
-            time.sleep(chooser.uniform(0.0, longest))
+            child.wait_for_lines(chooser.randint(0, reach))
+            time.sleep(chooser.uniform(0.0, between))
         if child.process.poll() is None:
             child.process.send_signal(signal.SIGKILL)
         lines = child.finish()
@@ -381,7 +404,8 @@ def test_sigkill_at_random_moments_loses_and_duplicates_nothing(tmp_path: Path) 
     unacknowledged = sorted(set(logged) - set(acked))  # stored, then killed before the ACK
     other_reply = [rid for rid, digest in resent if _digest(logged[rid]) != digest]
     print(
-        f"\n{kills} kills in {lives} lives (delays up to {longest * 1000:.0f} ms), "
+        f"\n{kills} kills in {lives} lives (after up to {reach} replies and "
+        f"{between * 1000:.1f} ms), "
         f"{len(acked)} commands acknowledged, {len(unacknowledged)} stored but killed before "
         f"their ACK, {len(resent)} re-sent after a kill ({len(other_reply)} answered with "
         "the seat's newer submission), "

@@ -22,13 +22,11 @@ from typing import Any
 
 import noughts
 import pytest
-from test_service_crash import ROOT, Child, _digest
+from test_service_crash import MIN_KILLS, ROOT, Child, _digest, kill_points
 
 from companion.service import FakeClock, Storage, TableService
 
 GAMES = 150
-MIN_KILLS = 20
-MAX_DELAY = 0.3
 
 CHILD = r'''
 """One life of the scripted series: resume from the database, carry on, print ACKs."""
@@ -150,7 +148,7 @@ def test_sigkill_during_turn_taking_games_loses_and_duplicates_nothing(tmp_path:
     reference_acks = [line for line in lines if line.startswith("ACK ")]
     assert len(reference_acks) >= 500, f"only {len(reference_acks)} acknowledged commands"
 
-    longest = min(MAX_DELAY, work / MIN_KILLS)
+    reach, between = kill_points(lines, work)  # counted, not timed: see test_service_crash
     db = tmp_path / "crashed.db"
     chooser = random.Random(SEED)
     kills = lives = 0
@@ -163,7 +161,8 @@ def test_sigkill_during_turn_taking_games_loses_and_duplicates_nothing(tmp_path:
             time.sleep(chooser.uniform(0.0, 0.4))
         else:
             child.wait_for_start()
-            time.sleep(chooser.uniform(0.0, longest))
+            child.wait_for_lines(chooser.randint(0, reach))
+            time.sleep(chooser.uniform(0.0, between))
         if child.process.poll() is None:
             child.process.send_signal(signal.SIGKILL)
         lines = child.finish()
