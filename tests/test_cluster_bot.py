@@ -87,10 +87,12 @@ def test_the_time_limit_is_real_the_search_stops_and_answers_with_a_legal_move()
 
 
 def test_the_time_limit_holds_on_the_real_clock():
+    # Unlimited, the expert thinks here for seconds; the slack is for a machine busy with
+    # other tests (CI runs two at once on two cores), not for the search.
     position = setup("64B")
     for seconds in (0.05, 0.2):
         choice = choose(position, level=Level.EXPERT, seconds=seconds)
-        assert choice.seconds < seconds * 1.5 + 0.05
+        assert choice.seconds < seconds + 0.45
         assert choice.move in legal_moves(position)
 
 
