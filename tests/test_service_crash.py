@@ -202,9 +202,10 @@ service.close()
 def kill_points(lines: list[str], work: float) -> tuple[int, float]:
     """How far a life may run before its kill: up to how many replies, then how long.
 
-    Half the uninterrupted run's replies over MIN_KILLS on average, so that there are about
-    twice MIN_KILLS lives; then up to one reply's time at the uninterrupted run's pace, so that
-    the kill lands anywhere in a command (while it writes, commits or prints).
+    Up to 1/MIN_KILLS of the uninterrupted run's lines (half that on average, so that there
+    are about twice MIN_KILLS lives, however fast the machine is now); then up to one line's
+    time at the uninterrupted run's pace, so that the kill lands anywhere in a command (while
+    it writes, commits or prints).
     """
     reach = max(1, len(lines) // MIN_KILLS)
     return reach, min(MAX_DELAY, work / max(1, len(lines)))
