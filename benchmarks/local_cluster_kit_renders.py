@@ -24,7 +24,7 @@ import json
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import cv2
@@ -200,6 +200,9 @@ class LcRender:
     directions)."""
     description: str
     """One line: the conditions drawn."""
+    cells: Mapping[str, tuple[int, int, int]] | None = None
+    """Each tile's grid cell (column, row) and quarter turns, as a game's map lays them:
+    the tiles were laid there by hand, within 2 mm and 3 degrees."""
 
 
 # The kit file -------------------------------------------------------------------------------------
@@ -350,6 +353,8 @@ class _Tile:
     """The face's cut, mm outside its cut line on the left, top, right and bottom."""
     board: RGB
     tokens: tuple[_Token, ...]
+    cell: tuple[int, int, int] = (0, 0, 0)
+    """The grid cell it was laid on and its quarter turns: the game's map (ruling R2.1)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -483,6 +488,7 @@ def _layout(n: int, rng: random.Random) -> tuple[list[_Tile], _Pose]:
                 ),
                 board=rng.choice(BOARDS),
                 tokens=_tokens(variant, rng),
+                cell=(cell[0], cell[1], quarter),
             )
         )
     # the card: beside the board, at any angle, 10-80 mm from the nearest tile
@@ -1454,7 +1460,14 @@ def render(
 
     # truth ----------------------------------------------------------------------------------------
     truths = tuple(_tile_truth(t, cam, cover, glares) for t in tile_list)
-    return LcRender(image=image, tiles=truths, px_per_mm=px_per_mm, description=", ".join(words))
+    cells = {f"S{t.sector}": t.cell for t in tile_list}
+    return LcRender(
+        image=image,
+        tiles=truths,
+        px_per_mm=px_per_mm,
+        description=", ".join(words),
+        cells=cells,
+    )
 
 
 def _plane_origin(tiles: Sequence[_Tile], card: _Pose) -> tuple[float, float]:

@@ -46,8 +46,9 @@ def register(commands: Subcommands) -> None:
         "--record",
         type=Path,
         metavar="GAME.json",
-        help="the game's record: what its last position shows is expected, and what differs "
-        "is listed",
+        help="the game's record: what its last position shows is expected (and where it "
+        "lays its pieces: one whose marker is hidden may be named by its place), and what "
+        "differs is listed",
     )
     scan.add_argument(
         "--score",

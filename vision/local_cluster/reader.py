@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError
@@ -19,6 +19,7 @@ from vision.local_cluster.kit import load_kit
 from vision.readers import Image, Reading, worst
 
 if TYPE_CHECKING:
+    from vision.local_cluster.game_map import Cell
     from vision.local_cluster.recognize import Prior
 
 _RANGE = re.compile(r"^S?(\d+)(?:\s*-\s*S?(\d+))?$", re.IGNORECASE)
@@ -40,10 +41,24 @@ class Expected:
     """Where the tiles lay at the camera's last good reading (:meth:`LocalClusterReader.
     remember`): a tile whose marker is hidden this time (a hand, a card sleeve) is placed from
     it when its neighbours and the picture agree."""
+    cells: Mapping[SectorId, Cell] | None = None
+    """Where the tracked game's map lays each tile (ruling R2.1), when it lays every one: a
+    face whose marker is hidden is named by its cell where the tiles found lie so
+    (:mod:`vision.local_cluster.game_map`)."""
 
     @classmethod
     def of(cls, state: State) -> Expected:
-        return cls(tuple(state.galaxy.ids), state)
+        from vision.local_cluster.game_map import Cell
+
+        tiles = {sector.id: sector.tile for sector in state.galaxy.sectors}
+        cells = {
+            sector: Cell(tile.column, tile.row, tile.rotation)
+            for sector, tile in tiles.items()
+            if tile is not None
+        }
+        return cls(
+            tuple(state.galaxy.ids), state, cells=cells if len(cells) == len(tiles) else None
+        )
 
     @classmethod
     def parse(cls, text: str) -> Expected:
@@ -88,6 +103,7 @@ class LocalClusterReader:
             frame,
             expected=None if prior is None else prior.sectors,
             prior=None if prior is None else prior.poses,
+            cells=None if prior is None else prior.cells,
         )
         return Reading(found.scan, found.quality, found.notes, found.px_per_mm, found)
 

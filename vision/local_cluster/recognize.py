@@ -48,7 +48,14 @@ from companion.local_cluster.atoms import SectorId, sector_sort_key
 from companion.local_cluster.board_scan import BoardScan, SlotReading, SlotState, TileReading
 from vision.blas import one_blas_thread
 from vision.errors import CardNotFound, ImageError
-from vision.local_cluster import face_fit, grid_rescue, outline_fit, tile_edges, token_turn
+from vision.local_cluster import (
+    face_fit,
+    game_map,
+    grid_rescue,
+    outline_fit,
+    tile_edges,
+    token_turn,
+)
 from vision.local_cluster.colour import (
     CLIPPED,
     LINEAR,
@@ -294,6 +301,7 @@ def recognize(
     kit: Kit | None = None,
     expected: Collection[SectorId] | int | None = None,
     prior: Prior | None = None,
+    cells: Mapping[SectorId, game_map.Cell] | None = None,
 ) -> Recognition:
     """Read a BGR picture of the table; CardNotFound without the calibration card, unless
     the tiles' markers show it at :data:`SQUARES_LEAST_PX_PER_MM` or more.
@@ -302,7 +310,9 @@ def recognize(
     many), when known: if fewer markers show, the detector looks again more carefully, and
     the missing ones are named in a note. ``prior`` is where the tiles lay at the last
     settled reading: a tile whose marker is hidden is placed from it when its neighbours and
-    the picture agree (see the module docstring).
+    the picture agree (see the module docstring). ``cells`` is where the tracked game's map
+    lays each tile, when known: where the tiles found lie so, a face whose marker is hidden
+    is named by the cell it lies on (:mod:`game_map`).
     """
     kit = kit or load_kit()
     _check_image(image)
@@ -375,8 +385,25 @@ def recognize(
         if expected is None or isinstance(expected, int)
         else [sector for sector in expected if sector not in {s for s, *_ in found}]
     )
+    mapped = (
+        None
+        if cells is None
+        else game_map.fit(
+            cells, [(sector, pose) for sector, pose, placed in found if not placed], kit.tile_side
+        )
+    )
     faces = _by_face(
-        image, gray, kit, table_to_image, found, missing, prior, px_per_mm, edge_typical, markers
+        image,
+        gray,
+        kit,
+        table_to_image,
+        found,
+        missing,
+        prior,
+        px_per_mm,
+        edge_typical,
+        markers,
+        mapped,
     )
     by_face = [*faces.named, *(way for ways in faces.trials for way in ways)]
     found += by_face
@@ -427,6 +454,7 @@ def recognize(
             shown,
             named_surely=sole or entry in faces.way_too,
             turn_shown=turn_shown[entry],
+            on_map=entry[0] in faces.by_map,
         )
         for entry, slots, shown in zip(found, readings, lines_shown, strict=True)
         if entry in faces.named
@@ -464,7 +492,12 @@ def recognize(
         elif (sector, pose, from_prior) in faces.named:
             if not named_shown[(sector, pose, from_prior)]:
                 continue
-            if sector in faces.by_marker:
+            if sector in faces.by_map:
+                notes.append(
+                    f"{sector}: its marker is hidden; placed where a face like its own shows, "
+                    "on the cell and the way the game's map lays it"
+                )
+            elif sector in faces.by_marker:
                 notes.append(
                     f"{sector}: its marker shows only in part; placed where a face like its "
                     "own shows, and named by what shows of its marker (another tile the table "
@@ -664,6 +697,8 @@ class Faces:
     candidates: dict[Entry, tuple[SectorId, ...]] = dataclasses.field(default_factory=dict)
     """...and each way's candidates, the missing tiles of its variant: the way names the
     one of them not placed at another face (:func:`_the_one_left`)."""
+    by_map: set[SectorId] = dataclasses.field(default_factory=set)
+    """The ones named by the game's map (:mod:`game_map`): the cell and the way."""
 
     @functools.cached_property
     def tried(self) -> set[Entry]:
@@ -726,6 +761,7 @@ def _by_face(
     px_per_mm: float,
     edge_typical: Callable[[], tuple[float, float]],
     markers: Sequence[Marker],
+    mapped: game_map.Fitted | None = None,
 ) -> Faces:
     """Where the tiles the table should have and does not show (``missing``, None when the
     table's sectors are not known) may lie, their markers hidden: each free grid cell
@@ -738,6 +774,8 @@ def _by_face(
     their markers (and of those, which their markers say the way of too), and which as the
     one left. A face still unnamed is offered each way it may lie (its
     :attr:`Faces.trials`), to be named by the way its slots show (:func:`_the_way_shown`).
+    Where the game's map fits the tiles found (``mapped``), a face is named by it alone: the
+    missing tile the map lays on its cell, the way the map turns it, or nothing.
     None for a tile an earlier scan placed (:func:`carried` alone places such a tile), nor
     in a picture coarser than :data:`FINE_PX_PER_MM`. Each is only a candidate
     (:func:`_face_right`, :func:`_one_face_each`)."""
@@ -757,6 +795,7 @@ def _by_face(
     poses = [pose for _, pose, _ in found]
     out: list[Entry] = []
     by_marker: set[SectorId] = set()
+    by_map: set[SectorId] = set()
     way_too: set[Entry] = set()
     unnamed: list[list[tuple[SectorId, Pose]]] = []
     alone: set[SectorId] = set()
@@ -765,6 +804,17 @@ def _by_face(
         if any(variant in held for variant, _ in ways):
             continue
         named = [(sector, pose) for variant, pose in ways for sector in of_variant.get(variant, [])]
+        if mapped is not None:
+            on_map = [(sector, pose) for sector, pose in named if mapped.lies_so(pose, sector)]
+            if len(on_map) == 1 and _marker_names_another(
+                image, gray, kit, markers, table_to_image, named, on_map[0][0]
+            ):
+                continue
+            if len(on_map) == 1:
+                out.append((*on_map[0], True))
+                by_map.add(on_map[0][0])
+                way_too.add((*on_map[0], True))
+            continue
         if len(named) == 1:
             out.append((*named[0], True))
             alone.add(named[0][0])
@@ -807,7 +857,26 @@ def _by_face(
             tried.append((sectors[0], pose, True))
             candidates[tried[-1]] = tuple(sectors)
         trials.append(tried)
-    return Faces(out, by_marker, way_too, left_over, trials, candidates)
+    return Faces(out, by_marker, way_too, left_over, trials, candidates, by_map)
+
+
+def _marker_names_another(
+    image: Image,
+    gray: Image,
+    kit: Kit,
+    markers: Sequence[Marker],
+    table_to_image: Matrix,
+    named: Sequence[tuple[SectorId, Pose]],
+    sector: SectorId,
+) -> bool:
+    """Whether what shows of a marker at a face names another of the missing tiles it could
+    be (``named``) than the one the game's map lays there (``sector``): two hidden tiles of
+    one variant laid the other way round from the map."""
+    if len({candidate for candidate, _ in named}) < 2:
+        return False
+    at = [(int(c[1:]), table_to_image @ _similarity(*pose)) for c, pose in named]
+    which = grid_rescue.named_in_part(image, gray, kit, markers, at)
+    return which is not None and named[which.index][0] != sector
 
 
 def _face_right(
@@ -816,6 +885,7 @@ def _face_right(
     *,
     named_surely: bool = False,
     turn_shown: Callable[[], bool] = lambda: False,
+    on_map: bool = False,
 ) -> bool:
     """Whether a tile placed by its face (:func:`_by_face`) shows itself there: its edge line
     across x and y, an empty triangle or hexagon read at least :data:`FACE_TURN_SURE`, and
@@ -837,10 +907,19 @@ def _face_right(
     - named by what shows of its marker as surely as a marker is anywhere, which says the
       way it lies as well (:attr:`grid_rescue.InPart.way_too`; issue 18's benchmark,
       `hands` 13 picture 53, 2.18 px/mm: S1 under a hand, its marker matched 0.95, its
-      minerals covered or read unsure, its six strike-craft slots empty)."""
+      minerals covered or read unsure, its six strike-craft slots empty).
+
+    A face the game's map names (``on_map``: :mod:`game_map`, its cell and its way) needs
+    only its edge line across x and y and one slot read: the map has said which tile and
+    which way, the edge line that the pose is right within about a millimetre, and a slot
+    of a tile placed so reads a token less than 0.75 surely only with its surround clear.
+    (Issue 18's benchmark, 2026-12-01: two slots read, or one of them empty, gave 8 and 15
+    fewer right on seed 2026; none wrong either way.)"""
     turned = _surely_empty(slots, lambda name: not name.startswith("craft"))
     read = sum(s.known for s in slots)
     empty = sum(s.state is SlotState.EMPTY for s in slots)
+    if on_map:
+        return edges in (tile_edges.Shown.ALL, tile_edges.Shown.ACROSS) and read >= 1
     return (
         edges in (tile_edges.Shown.ALL, tile_edges.Shown.ACROSS)
         and (read >= FACE_READ or (read >= CARRIED_EMPTIES and empty >= 2))

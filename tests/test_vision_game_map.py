@@ -1,0 +1,192 @@
+"""The game's map names a face whose marker is hidden (issue 18; ruling R2.1: the galaxy lays
+each tile on a grid cell, a quarter turn each): only where every tile found lies as the map
+says, only the tile the map lays on the face's cell and only the way it turns it there."""
+
+from __future__ import annotations
+
+import cmath
+import math
+
+import numpy as np
+import pytest
+
+from benchmarks.vision import boards, game_cells
+from benchmarks.vision import rendered as benchmark_picture
+from companion.local_cluster.atoms import Colour, SectorId
+from companion.local_cluster.board_scan import SlotReading, SlotState
+from companion.local_cluster.state import State
+from vision.local_cluster import grid_rescue, tile_edges
+from vision.local_cluster import recognize as recognize_module
+from vision.local_cluster.game_map import Cell, Fitted, fit
+from vision.local_cluster.kit import load_kit
+from vision.local_cluster.reader import READER, Expected
+from vision.local_cluster.recognize import recognize
+from vision.local_cluster.synthetic import sample_state
+
+SIDE = 130.0
+PITCH = 131.5
+TURN = 7.0  # the grid as the camera sees it, turned on the table plane
+
+CELLS = {
+    "S1": Cell(0, 0, 0),
+    "S2": Cell(1, 0, 1),
+    "S3": Cell(2, 0, 2),
+    "S4": Cell(0, 1, 3),
+    "S5": Cell(1, 1, 0),
+    "S6": Cell(2, 1, 1),
+}
+
+
+def _pose(
+    cell: Cell, *, nudge: complex = 0, turn: float = 0.0
+) -> tuple[tuple[float, float], float]:
+    """Where a tile laid on ``cell`` shows its marker (table mm, degrees)."""
+    z = PITCH * cmath.exp(1j * math.radians(TURN)) * complex(cell.column, cell.row)
+    z += complex(200, 150) + nudge
+    return (z.real, z.imag), TURN + 90.0 * cell.turns + turn
+
+
+def _found(
+    *sectors: SectorId, **moved: complex
+) -> list[tuple[SectorId, tuple[tuple[float, float], float]]]:
+    return [(s, _pose(CELLS[s], nudge=moved.get(s, 0))) for s in sectors]
+
+
+def _fitted(*sectors: SectorId) -> Fitted:
+    fitted = fit(CELLS, _found(*sectors), SIDE)
+    assert fitted is not None
+    return fitted
+
+
+def test_r2_1_the_map_names_the_sector_and_turn_of_a_free_cell() -> None:
+    """Tiles hand-laid a few millimetres off their cells: the map is fitted to them, and a
+    pose on S6's cell is S6's, its marker turned as S6's quarter turn says."""
+    found = [
+        (s, _pose(CELLS[s], nudge=complex(2, -1.5) if s == "S2" else 0))
+        for s in ["S1", "S2", "S4", "S5"]
+    ]
+    fitted = fit(CELLS, found, SIDE)
+    assert fitted is not None
+    sector, angle = fitted.at(_pose(CELLS["S6"], nudge=complex(-3, 2)))  # type: ignore[misc]
+    assert sector == "S6"
+    assert angle == pytest.approx(TURN + 90.0, abs=0.5)
+    assert fitted.lies_so(_pose(CELLS["S6"]), "S6")
+    assert not fitted.lies_so(_pose(CELLS["S6"], turn=90.0), "S6")  # a quarter turn off
+    assert not fitted.lies_so(_pose(CELLS["S6"]), "S3")
+
+
+def test_a_pose_between_cells_or_off_the_map_is_on_no_cell() -> None:
+    fitted = _fitted("S1", "S2", "S4", "S5")
+    assert fitted.at(_pose(Cell(3, 1, 0))) is None  # no tile of the map there
+    assert fitted.at(_pose(CELLS["S6"], nudge=complex(PITCH / 2, 0))) is None
+
+
+def test_a_map_the_found_tiles_do_not_lie_on_is_not_used() -> None:
+    """Every tile found must lie as the map says: a tile swapped with another, turned a
+    quarter, or not on the map at all, and the map names nothing; fewer than three tiles
+    found do not fix a grid."""
+    assert fit(CELLS, _found("S1", "S2", "S4"), SIDE) is not None
+    swapped = [("S1", _pose(CELLS["S2"])), ("S2", _pose(CELLS["S1"])), *_found("S4", "S5")]
+    assert fit(CELLS, swapped, SIDE) is None
+    turned = [("S1", _pose(CELLS["S1"], turn=90.0)), *_found("S2", "S4", "S5")]
+    assert fit(CELLS, turned, SIDE) is None
+    stranger = [*_found("S1", "S2", "S4"), ("S7", _pose(Cell(3, 0, 0)))]
+    assert fit(CELLS, stranger, SIDE) is None
+    assert fit(CELLS, _found("S1", "S2"), SIDE) is None
+    shoved = _found("S1", "S2", "S4", "S5", S5=complex(45, 0))  # a third of a tile aside
+    assert fit(CELLS, shoved, SIDE) is None
+
+
+def test_the_map_is_given_by_a_tracked_game_whose_galaxy_lays_every_tile() -> None:
+    state = sample_state(3, 4)
+    expected = READER.prior(_Session(state))
+    assert expected is not None and expected.cells is not None
+    assert set(expected.cells) == set(state.galaxy.ids)
+    assert Expected.parse("S1-S4").cells is None  # a list of tiles says nothing of where
+
+
+class _Session:
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+
+@pytest.fixture(scope="module")
+def picture_104() -> tuple[object, tuple[SectorId, ...], dict[SectorId, Cell]]:
+    """Issue 18's benchmark, seed 2026 picture 104 (1.22 px/mm): S18 and S23 under hands,
+    their markers hidden whole, both of variant 1, both their faces showing."""
+    board = boards(105)[104]
+    picture, sectors = benchmark_picture(board)
+    return picture, sectors, game_cells(board)
+
+
+@pytest.mark.slow
+def test_r2_1_two_hidden_tiles_of_one_variant_are_told_apart_by_the_games_map(
+    picture_104: tuple[object, tuple[SectorId, ...], dict[SectorId, Cell]],
+) -> None:
+    """Alone, either face could be either tile (they differ only by the marker and the
+    label), and neither is placed. With the game's map, which the tiles found lie on,
+    each is the tile the map lays on its cell: both placed, all 20 visible slots right."""
+    picture, sectors, cells = picture_104
+    alone = recognize(picture.image, expected=sectors)  # type: ignore[attr-defined]
+    assert alone.scan.tile("S18") is None and alone.scan.tile("S23") is None
+    found = recognize(picture.image, expected=sectors, cells=cells)  # type: ignore[attr-defined]
+    for sector in ("S18", "S23"):
+        tile = found.scan.tile(sector)
+        assert tile is not None
+        truth = picture.tiles[sector]  # type: ignore[attr-defined]
+        shown = [r for r in tile.slots if r.slot not in truth.occluded]
+        assert [r.describe() for r in tile.slots if r.known and not truth.drawn(r)] == []
+        assert sum(r.known for r in shown) == len(shown) == 10
+        assert (
+            f"{sector}: its marker is hidden; placed where a face like its own shows, on the "
+            "cell and the way the game's map lays it"
+        ) in found.scan.notes
+
+
+def test_a_face_whose_marker_names_another_tile_than_the_map_is_not_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two hidden tiles of one variant laid the other way round from the map: where what
+    shows of a marker names the other one, the map does not name the face (nor where it
+    names nothing, or the one candidate, is the map doubted)."""
+    named = [("S18", ((0.0, 0.0), 0.0)), ("S23", ((0.0, 0.0), 0.0))]
+    asked: list[int] = []
+
+    def names(which: int | None):  # type: ignore[no-untyped-def]
+        def named_in_part(image, gray, kit, markers, at):  # type: ignore[no-untyped-def]
+            asked.append(len(at))
+            return None if which is None else grid_rescue.InPart(which, False)
+
+        return named_in_part
+
+    def doubted(sector: SectorId, candidates=named) -> bool:  # type: ignore[no-untyped-def]
+        return recognize_module._marker_names_another(
+            None, None, None, [], np.eye(3), candidates, sector
+        )
+
+    monkeypatch.setattr(grid_rescue, "named_in_part", names(1))
+    assert doubted("S18") and not doubted("S23")
+    monkeypatch.setattr(grid_rescue, "named_in_part", names(None))
+    assert not doubted("S18")
+    assert asked == [2, 2, 2]
+    assert not doubted("S18", named[:1]) and asked == [2, 2, 2]
+
+
+def test_a_face_the_map_names_needs_its_edge_line_and_one_slot_read() -> None:
+    """The map says which tile and which way; the edge line across x and y says the pose is
+    right. One slot read (a token or empty) then keeps the face; none does not, nor does a
+    face whose edge line does not show both ways. The same slots do not keep a face the map
+    does not name: a claim token says nothing of which way a tile lies."""
+    claim = tuple(
+        SlotReading(s.name, SlotState.TOKEN, Colour.RED, confidence=0.9)
+        if s.name == "claim"
+        else SlotReading(s.name, SlotState.UNKNOWN)
+        for s in load_kit().variants[0]
+    )
+    nothing = tuple(SlotReading(s.name, SlotState.UNKNOWN) for s in load_kit().variants[0])
+    across, every, none = tile_edges.Shown.ACROSS, tile_edges.Shown.ALL, tile_edges.Shown.NONE
+    face_right = recognize_module._face_right
+    assert face_right(claim, across, on_map=True) and face_right(claim, every, on_map=True)
+    assert not face_right(claim, none, on_map=True) and not face_right(claim, None, on_map=True)
+    assert not face_right(nothing, every, on_map=True)
+    assert not face_right(claim, every) and not face_right(claim, every, named_surely=True)

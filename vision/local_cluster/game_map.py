@@ -1,0 +1,122 @@
+"""Where the game's map puts each tile, fitted to the tiles found by their markers.
+
+A tracked game's galaxy lays its sectors' tiles on a grid (ruling R2.1: a column, a row and a
+quarter turn each), and the players lay the physical tiles as the table screen draws them.
+When the tiles found in a picture lie as that map says (every one of them, at least
+:data:`FOUND_LEAST`), a face whose marker is hidden is named by the cell it lies on, and the
+way it lies by that cell's turn: what tells apart two hidden tiles of one variant, whose
+faces differ only by the marker and the 6 mm label (see ``recognize._by_face``). A table
+laid otherwise than its map (a tile swapped, turned, or the map typed in without tiles)
+fits no grid, and the map is not used at all.
+"""
+
+from __future__ import annotations
+
+import cmath
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+
+from companion.local_cluster.atoms import SectorId
+
+Pose = tuple[tuple[float, float], float]
+
+FOUND_LEAST = 3
+"""Tiles found by their markers, all lying as the map says, before the map names a face."""
+PITCH_RANGE = (0.97, 1.15)
+"""The grid's pitch, as a share of the tile's side: tiles laid edge to edge, or with gaps
+of up to some 20 mm."""
+AGREE_CELLS = 0.15
+"""A found tile agrees with the map when the fitted grid puts its cell within this many
+cells of its marker's centre (20 mm for 130 mm tiles; issue 18's benchmark lays them
+within 2.3 mm; a tile on another cell is 130 mm or more off)..."""
+AGREE_DEGREES = 15.0
+"""...and its marker is turned as the cell's quarter turn says, within this (a tile a
+quarter turn wrong is 90 off; the benchmark turns them 3 at most)."""
+FACE_CELLS = 0.25
+"""A face lies on a cell when its centre is within this many cells of the cell's centre."""
+FACE_DEGREES = 15.0
+"""A way a face may lie is the cell's when it turns as the cell says within this (the
+other ways of a face are quarter turns apart)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Cell:
+    """Where the game's map lays a sector's tile: column, row and quarter turns clockwise."""
+
+    column: int
+    row: int
+    turns: int
+
+
+@dataclasses.dataclass(frozen=True)
+class Fitted:
+    """The map fitted to the table plane: a grid cell's centre is ``scale * (column + i row)
+    + shift`` (complex numbers, table mm), and a tile of ``turns`` quarter turns has its
+    marker at ``turn + 90 * turns`` degrees."""
+
+    scale: complex
+    shift: complex
+    turn: float
+    cells: Mapping[tuple[int, int], tuple[SectorId, int]]
+
+    def at(self, pose: Pose) -> tuple[SectorId, float] | None:
+        """The sector the map lays where ``pose`` lies, and the turn its marker would have
+        there; None off the map's cells or between them."""
+        (x, y), _ = pose
+        where = (complex(x, y) - self.shift) / self.scale
+        cell = (round(where.real), round(where.imag))
+        if abs(where - complex(*cell)) > FACE_CELLS or cell not in self.cells:
+            return None
+        sector, turns = self.cells[cell]
+        return sector, _wrap(self.turn + 90.0 * turns)
+
+    def lies_so(self, pose: Pose, sector: SectorId) -> bool:
+        """Whether ``pose`` is where and as the map lays ``sector`` (within a face's reach)."""
+        there = self.at(pose)
+        return (
+            there is not None
+            and there[0] == sector
+            and abs(_wrap(pose[1] - there[1])) <= FACE_DEGREES
+        )
+
+
+def fit(
+    cells: Mapping[SectorId, Cell], found: Sequence[tuple[SectorId, Pose]], side: float
+) -> Fitted | None:
+    """The map fitted to the tiles ``found`` by their markers (tile ``side`` in mm), or None
+    unless at least :data:`FOUND_LEAST` lie on it and every one of them lies as it says."""
+    pairs = [(cells[sector], pose) for sector, pose in found if sector in cells]
+    if len(pairs) < FOUND_LEAST or len(pairs) < len(found):
+        return None
+    grid = [complex(cell.column, cell.row) for cell, _ in pairs]
+    table = [complex(*pose[0]) for _, pose in pairs]
+    grid_mean = sum(grid) / len(grid)
+    table_mean = sum(table) / len(table)
+    spread = sum(abs(g - grid_mean) ** 2 for g in grid)
+    if spread < 1.0:
+        return None
+    scale = (
+        sum(
+            (t - table_mean) * (g - grid_mean).conjugate() for g, t in zip(grid, table, strict=True)
+        )
+        / spread
+    )
+    low, high = PITCH_RANGE
+    if not low * side <= abs(scale) <= high * side:
+        return None
+    shift = table_mean - scale * grid_mean
+    turn = math.degrees(cmath.phase(scale))
+    for (cell, pose), g, t in zip(pairs, grid, table, strict=True):
+        if abs(scale * g + shift - t) > AGREE_CELLS * abs(scale):
+            return None
+        if abs(_wrap(pose[1] - 90.0 * cell.turns - turn)) > AGREE_DEGREES:
+            return None
+    by_cell = {(c.column, c.row): (sector, c.turns) for sector, c in cells.items()}
+    if len(by_cell) < len(cells):
+        return None  # two sectors on one cell: not a map of tiles
+    return Fitted(scale, shift, turn, by_cell)
+
+
+def _wrap(degrees: float) -> float:
+    return (degrees + 180.0) % 360.0 - 180.0
