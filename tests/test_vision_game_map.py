@@ -81,15 +81,28 @@ def test_a_pose_between_cells_or_off_the_map_is_on_no_cell() -> None:
     assert fitted.at(_pose(CELLS["S6"], nudge=complex(PITCH / 2, 0))) is None
 
 
+def test_r2_1_a_map_whose_turns_are_not_the_tables_names_the_cell_not_the_way() -> None:
+    """The table screen draws a dealt galaxy's cells, not its turns: players lay the tiles
+    on their cells turned as they like. A tile found a quarter turn from its cell's turn,
+    and the map names by cell alone: every way a face may lie on S6's cell is S6's."""
+    turned = [("S1", _pose(CELLS["S1"], turn=90.0)), *_found("S2", "S4", "S5")]
+    fitted = fit(CELLS, turned, SIDE)
+    assert fitted is not None and not fitted.turns_known
+    assert fitted.lies_so(_pose(CELLS["S6"]), "S6")
+    assert fitted.lies_so(_pose(CELLS["S6"], turn=90.0), "S6")
+    assert not fitted.lies_so(_pose(CELLS["S6"]), "S3")
+    assert _fitted("S1", "S2", "S4", "S5").turns_known
+
+
 def test_a_map_the_found_tiles_do_not_lie_on_is_not_used() -> None:
-    """Every tile found must lie as the map says: a tile swapped with another, turned a
-    quarter, or not on the map at all, and the map names nothing; fewer than three tiles
-    found do not fix a grid."""
+    """Every tile found must lie on its cell, square on the grid: a tile swapped with
+    another, askew, shoved a third of a tile aside, or not on the map at all, and the map
+    names nothing; fewer than three tiles found do not fix a grid."""
     assert fit(CELLS, _found("S1", "S2", "S4"), SIDE) is not None
     swapped = [("S1", _pose(CELLS["S2"])), ("S2", _pose(CELLS["S1"])), *_found("S4", "S5")]
     assert fit(CELLS, swapped, SIDE) is None
-    turned = [("S1", _pose(CELLS["S1"], turn=90.0)), *_found("S2", "S4", "S5")]
-    assert fit(CELLS, turned, SIDE) is None
+    askew = [("S1", _pose(CELLS["S1"], turn=40.0)), *_found("S2", "S4", "S5")]
+    assert fit(CELLS, askew, SIDE) is None  # not square on the grid
     stranger = [*_found("S1", "S2", "S4"), ("S7", _pose(Cell(3, 0, 0)))]
     assert fit(CELLS, stranger, SIDE) is None
     assert fit(CELLS, _found("S1", "S2"), SIDE) is None

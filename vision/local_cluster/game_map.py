@@ -1,13 +1,16 @@
 """Where the game's map puts each tile, fitted to the tiles found by their markers.
 
 A tracked game's galaxy lays its sectors' tiles on a grid (ruling R2.1: a column, a row and a
-quarter turn each), and the players lay the physical tiles as the table screen draws them.
-When the tiles found in a picture lie as that map says (every one of them, at least
-:data:`FOUND_LEAST`), a face whose marker is hidden is named by the cell it lies on, and the
-way it lies by that cell's turn: what tells apart two hidden tiles of one variant, whose
-faces differ only by the marker and the 6 mm label (see ``recognize._by_face``). A table
-laid otherwise than its map (a tile swapped, turned, or the map typed in without tiles)
-fits no grid, and the map is not used at all.
+quarter turn each), and the players lay the physical tiles on the cells the table screen
+draws. When the tiles found in a picture lie on that map's cells (every one of them, at
+least :data:`FOUND_LEAST`), a face whose marker is hidden is named by the cell it lies on:
+what tells apart two hidden tiles of one variant, whose faces differ only by the marker and
+the 6 mm label (see ``recognize._by_face``). The way it lies is the map's too when every
+tile found is turned as the map says (a galaxy made from a scan of the table; the screen
+does not draw the turns of a galaxy the game dealt, so the tiles lie as players put them
+down, and the face's outlines or slots must say the way). A table laid otherwise than its
+map (a tile swapped, on another cell, or the map typed in without tiles) fits no grid, and
+the map is not used at all.
 """
 
 from __future__ import annotations
@@ -31,8 +34,9 @@ AGREE_CELLS = 0.15
 cells of its marker's centre (20 mm for 130 mm tiles; issue 18's benchmark lays them
 within 2.3 mm; a tile on another cell is 130 mm or more off)..."""
 AGREE_DEGREES = 15.0
-"""...and its marker is turned as the cell's quarter turn says, within this (a tile a
-quarter turn wrong is 90 off; the benchmark turns them 3 at most)."""
+"""...and its marker lies square on the grid within this (some quarter turn of it); the
+map's turns are taken when every tile found is turned as its cell says within this (a tile
+a quarter turn wrong is 90 off; the benchmark turns them 3 at most)."""
 FACE_CELLS = 0.25
 """A face lies on a cell when its centre is within this many cells of the cell's centre."""
 FACE_DEGREES = 15.0
@@ -59,6 +63,8 @@ class Fitted:
     shift: complex
     turn: float
     cells: Mapping[tuple[int, int], tuple[SectorId, int]]
+    turns_known: bool = True
+    """Whether every tile found is turned as its cell says: the map then says the way too."""
 
     def at(self, pose: Pose) -> tuple[SectorId, float] | None:
         """The sector the map lays where ``pose`` lies, and the turn its marker would have
@@ -72,12 +78,13 @@ class Fitted:
         return sector, _wrap(self.turn + 90.0 * turns)
 
     def lies_so(self, pose: Pose, sector: SectorId) -> bool:
-        """Whether ``pose`` is where and as the map lays ``sector`` (within a face's reach)."""
+        """Whether ``pose`` is where the map lays ``sector`` (within a face's reach), and as
+        it turns it when :attr:`turns_known`."""
         there = self.at(pose)
         return (
             there is not None
             and there[0] == sector
-            and abs(_wrap(pose[1] - there[1])) <= FACE_DEGREES
+            and (not self.turns_known or abs(_wrap(pose[1] - there[1])) <= FACE_DEGREES)
         )
 
 
@@ -85,7 +92,8 @@ def fit(
     cells: Mapping[SectorId, Cell], found: Sequence[tuple[SectorId, Pose]], side: float
 ) -> Fitted | None:
     """The map fitted to the tiles ``found`` by their markers (tile ``side`` in mm), or None
-    unless at least :data:`FOUND_LEAST` lie on it and every one of them lies as it says."""
+    unless at least :data:`FOUND_LEAST` lie on it and every one of them lies on its cell,
+    square on the grid."""
     pairs = [(cells[sector], pose) for sector, pose in found if sector in cells]
     if len(pairs) < FOUND_LEAST or len(pairs) < len(found):
         return None
@@ -107,15 +115,17 @@ def fit(
         return None
     shift = table_mean - scale * grid_mean
     turn = math.degrees(cmath.phase(scale))
+    turns_known = True
     for (cell, pose), g, t in zip(pairs, grid, table, strict=True):
         if abs(scale * g + shift - t) > AGREE_CELLS * abs(scale):
             return None
-        if abs(_wrap(pose[1] - 90.0 * cell.turns - turn)) > AGREE_DEGREES:
-            return None
+        if abs(_wrap(4.0 * (pose[1] - turn)) / 4.0) > AGREE_DEGREES:
+            return None  # not square on the grid
+        turns_known &= abs(_wrap(pose[1] - 90.0 * cell.turns - turn)) <= AGREE_DEGREES
     by_cell = {(c.column, c.row): (sector, c.turns) for sector, c in cells.items()}
     if len(by_cell) < len(cells):
         return None  # two sectors on one cell: not a map of tiles
-    return Fitted(scale, shift, turn, by_cell)
+    return Fitted(scale, shift, turn, by_cell, turns_known)
 
 
 def _wrap(degrees: float) -> float:

@@ -497,6 +497,11 @@ def recognize(
                     f"{sector}: its marker is hidden; placed where a face like its own shows, "
                     "on the cell and the way the game's map lays it"
                 )
+            elif sector in faces.on_cell:
+                notes.append(
+                    f"{sector}: its marker is hidden; placed where a face like its own shows, "
+                    "on the cell the game's map lays it"
+                )
             elif sector in faces.by_marker:
                 notes.append(
                     f"{sector}: its marker shows only in part; placed where a face like its "
@@ -698,7 +703,9 @@ class Faces:
     """...and each way's candidates, the missing tiles of its variant: the way names the
     one of them not placed at another face (:func:`_the_one_left`)."""
     by_map: set[SectorId] = dataclasses.field(default_factory=set)
-    """The ones named by the game's map (:mod:`game_map`): the cell and the way."""
+    """The ones named by the game's map (:mod:`game_map`): the cell and the way..."""
+    on_cell: set[SectorId] = dataclasses.field(default_factory=set)
+    """...and the ones it names by their cell alone (its turns not the table's)."""
 
     @functools.cached_property
     def tried(self) -> set[Entry]:
@@ -775,7 +782,8 @@ def _by_face(
     one left. A face still unnamed is offered each way it may lie (its
     :attr:`Faces.trials`), to be named by the way its slots show (:func:`_the_way_shown`).
     Where the game's map fits the tiles found (``mapped``), a face is named by it alone: the
-    missing tile the map lays on its cell, the way the map turns it, or nothing.
+    missing tile the map lays on its cell, the way the map turns it (where its turns are
+    the table's; else each way that tile may lie there is offered as above), or nothing.
     None for a tile an earlier scan placed (:func:`carried` alone places such a tile), nor
     in a picture coarser than :data:`FINE_PX_PER_MM`. Each is only a candidate
     (:func:`_face_right`, :func:`_one_face_each`)."""
@@ -796,6 +804,7 @@ def _by_face(
     out: list[Entry] = []
     by_marker: set[SectorId] = set()
     by_map: set[SectorId] = set()
+    on_cell: set[SectorId] = set()
     way_too: set[Entry] = set()
     unnamed: list[list[tuple[SectorId, Pose]]] = []
     alone: set[SectorId] = set()
@@ -806,14 +815,19 @@ def _by_face(
         named = [(sector, pose) for variant, pose in ways for sector in of_variant.get(variant, [])]
         if mapped is not None:
             on_map = [(sector, pose) for sector, pose in named if mapped.lies_so(pose, sector)]
-            if len(on_map) == 1 and _marker_names_another(
+            if not on_map or _marker_names_another(
                 image, gray, kit, markers, table_to_image, named, on_map[0][0]
             ):
                 continue
-            if len(on_map) == 1:
+            if len(on_map) == 1 and mapped.turns_known:  # the map says the way as well
                 out.append((*on_map[0], True))
                 by_map.add(on_map[0][0])
                 way_too.add((*on_map[0], True))
+            elif len(on_map) == 1:  # the way its outlines show, held to it as any other
+                out.append((*on_map[0], True))
+                on_cell.add(on_map[0][0])
+            else:  # its turns are not the table's: the way its slots show
+                unnamed.append(on_map)
             continue
         if len(named) == 1:
             out.append((*named[0], True))
@@ -857,7 +871,7 @@ def _by_face(
             tried.append((sectors[0], pose, True))
             candidates[tried[-1]] = tuple(sectors)
         trials.append(tried)
-    return Faces(out, by_marker, way_too, left_over, trials, candidates, by_map)
+    return Faces(out, by_marker, way_too, left_over, trials, candidates, by_map, on_cell)
 
 
 def _marker_names_another(
