@@ -40,6 +40,7 @@ from benchmarks.kit_photography import (
     luminance,
     to_linear_u16,
 )
+from companion.local_cluster.galaxy import Tile
 from companion.local_cluster.generation import tile_variant
 
 Image = npt.NDArray[np.uint8]
@@ -200,9 +201,9 @@ class LcRender:
     directions)."""
     description: str
     """One line: the conditions drawn."""
-    cells: Mapping[str, tuple[int, int, int]] | None = None
-    """Each tile's grid cell (column, row) and quarter turns, as a game's map lays them:
-    the tiles were laid there by hand, within 2 mm and 3 degrees."""
+    cells: Mapping[str, Tile] | None = None
+    """Each tile's grid cell and quarter turns, as a game's map lays them (ruling R2.1): the
+    tiles were laid there by hand, within 2 mm and 3 degrees."""
 
 
 # The kit file -------------------------------------------------------------------------------------
@@ -353,7 +354,7 @@ class _Tile:
     """The face's cut, mm outside its cut line on the left, top, right and bottom."""
     board: RGB
     tokens: tuple[_Token, ...]
-    cell: tuple[int, int, int] = (0, 0, 0)
+    cell: Tile
     """The grid cell it was laid on and its quarter turns: the game's map (ruling R2.1)."""
 
 
@@ -488,7 +489,7 @@ def _layout(n: int, rng: random.Random) -> tuple[list[_Tile], _Pose]:
                 ),
                 board=rng.choice(BOARDS),
                 tokens=_tokens(variant, rng),
-                cell=(cell[0], cell[1], quarter),
+                cell=Tile(cell[0], cell[1], variant, quarter),
             )
         )
     # the card: beside the board, at any angle, 10-80 mm from the nearest tile

@@ -30,6 +30,7 @@ from benchmarks.vision import (
     finding_targets,
     reading_targets,
     target_lines,
+    turned_by_players,
 )
 from companion.local_cluster.atoms import Colour, SectorId, UnitType
 from companion.local_cluster.board_scan import SlotReading, SlotState
@@ -81,8 +82,11 @@ def drawn_apart(index: int, seed: int = SEED) -> LcRender:
 
 
 def bench_accuracy(count: int, seed: int = SEED, *, stills: bool = False) -> dict[str, Any]:
-    """Accuracy over ``count`` independent renders, by resolution band."""
+    """Accuracy over ``count`` independent renders, by resolution band: alone, and with the
+    map the tiles were laid by (its cells; its turns as a dealt galaxy's,
+    :func:`benchmarks.vision.turned_by_players`) where not every marker was found."""
     bands: dict[str, dict[str, int]] = {name: _zero() for name, _, _ in BANDS}
+    with_map: dict[str, dict[str, int]] = {name: _zero() for name, _, _ in BANDS}
     wrong: list[str] = []
     silent = []
     rng = random.Random(seed)
@@ -96,6 +100,12 @@ def bench_accuracy(count: int, seed: int = SEED, *, stills: bool = False) -> dic
             found = None
         for line in _count(picture, found, bands[band]):  # type: ignore[arg-type]
             wrong.append(f"picture {index} ({picture.px_per_mm:.2f} px/mm): {line}")
+        mapped = found
+        if found is not None and drawn.cells and len(found.scan.tiles) < len(picture.tiles):
+            cells = turned_by_players(drawn.cells, f"turns {seed} {index}")
+            mapped = recognize(drawn.image, expected=tuple(picture.tiles), cells=cells)
+        for line in _count(picture, mapped, with_map[band]):  # type: ignore[arg-type]
+            wrong.append(f"picture {index} ({picture.px_per_mm:.2f} px/mm, with map): {line}")
         if band == BANDS[0][0] and found is not None and found.quality.value != "unusable":
             silent.append(index)
     return {
@@ -103,6 +113,7 @@ def bench_accuracy(count: int, seed: int = SEED, *, stills: bool = False) -> dic
         "seed": seed,
         "stills": stills,
         "bands": bands,
+        "with_map": with_map,
         "wrong": wrong,
         "silent": silent,
     }
@@ -120,6 +131,7 @@ def run(
         "accuracy": accuracy,
         "targets": {
             **reading_targets(accuracy["bands"]),
+            **reading_targets(accuracy["with_map"], "_with_map"),
             **finding_targets(accuracy["bands"], accuracy["silent"]),
         },
     }
@@ -131,6 +143,8 @@ def format_report(results: dict[str, Any]) -> str:
     size = "4056x3040 stills" if a["stills"] else "1920x1080 frames"
     lines += ["", f"a) {a['pictures']} pictures ({size}, seed {a['seed']}), read alone:"]
     lines += [band_line(name, b) for name, b in a["bands"].items()]
+    lines += ["   with the map the tiles were laid by (its cells; turns as players lay them):"]
+    lines += [band_line(name, b) for name, b in a["with_map"].items()]
     lines += [f"   wrong: {line}" for line in a["wrong"][:40]]
     lines += target_lines(results["targets"])
     return "\n".join(lines)

@@ -14,10 +14,11 @@ from benchmarks.vision import boards, game_cells
 from benchmarks.vision import rendered as benchmark_picture
 from companion.local_cluster.atoms import Colour, SectorId
 from companion.local_cluster.board_scan import SlotReading, SlotState
+from companion.local_cluster.galaxy import Tile
 from companion.local_cluster.state import State
 from vision.local_cluster import grid_rescue, tile_edges
 from vision.local_cluster import recognize as recognize_module
-from vision.local_cluster.game_map import Cell, Fitted, fit
+from vision.local_cluster.game_map import Fitted, fit
 from vision.local_cluster.kit import load_kit
 from vision.local_cluster.reader import READER, Expected
 from vision.local_cluster.recognize import recognize
@@ -28,22 +29,22 @@ PITCH = 131.5
 TURN = 7.0  # the grid as the camera sees it, turned on the table plane
 
 CELLS = {
-    "S1": Cell(0, 0, 0),
-    "S2": Cell(1, 0, 1),
-    "S3": Cell(2, 0, 2),
-    "S4": Cell(0, 1, 3),
-    "S5": Cell(1, 1, 0),
-    "S6": Cell(2, 1, 1),
+    "S1": Tile(0, 0, rotation=0),
+    "S2": Tile(1, 0, rotation=1),
+    "S3": Tile(2, 0, rotation=2),
+    "S4": Tile(0, 1, rotation=3),
+    "S5": Tile(1, 1, rotation=0),
+    "S6": Tile(2, 1, rotation=1),
 }
 
 
 def _pose(
-    cell: Cell, *, nudge: complex = 0, turn: float = 0.0
+    cell: Tile, *, nudge: complex = 0, turn: float = 0.0
 ) -> tuple[tuple[float, float], float]:
     """Where a tile laid on ``cell`` shows its marker (table mm, degrees)."""
     z = PITCH * cmath.exp(1j * math.radians(TURN)) * complex(cell.column, cell.row)
     z += complex(200, 150) + nudge
-    return (z.real, z.imag), TURN + 90.0 * cell.turns + turn
+    return (z.real, z.imag), TURN + 90.0 * cell.rotation + turn
 
 
 def _found(
@@ -77,7 +78,7 @@ def test_r2_1_the_map_names_the_sector_and_turn_of_a_free_cell() -> None:
 
 def test_a_pose_between_cells_or_off_the_map_is_on_no_cell() -> None:
     fitted = _fitted("S1", "S2", "S4", "S5")
-    assert fitted.at(_pose(Cell(3, 1, 0))) is None  # no tile of the map there
+    assert fitted.at(_pose(Tile(3, 1, rotation=0))) is None  # no tile of the map there
     assert fitted.at(_pose(CELLS["S6"], nudge=complex(PITCH / 2, 0))) is None
 
 
@@ -103,7 +104,7 @@ def test_a_map_the_found_tiles_do_not_lie_on_is_not_used() -> None:
     assert fit(CELLS, swapped, SIDE) is None
     askew = [("S1", _pose(CELLS["S1"], turn=40.0)), *_found("S2", "S4", "S5")]
     assert fit(CELLS, askew, SIDE) is None  # not square on the grid
-    stranger = [*_found("S1", "S2", "S4"), ("S7", _pose(Cell(3, 0, 0)))]
+    stranger = [*_found("S1", "S2", "S4"), ("S7", _pose(Tile(3, 0, rotation=0)))]
     assert fit(CELLS, stranger, SIDE) is None
     assert fit(CELLS, _found("S1", "S2"), SIDE) is None
     shoved = _found("S1", "S2", "S4", "S5", S5=complex(45, 0))  # a third of a tile aside
@@ -124,7 +125,7 @@ class _Session:
 
 
 @pytest.fixture(scope="module")
-def picture_104() -> tuple[object, tuple[SectorId, ...], dict[SectorId, Cell]]:
+def picture_104() -> tuple[object, tuple[SectorId, ...], dict[SectorId, Tile]]:
     """Issue 18's benchmark, seed 2026 picture 104 (1.22 px/mm): S18 and S23 under hands,
     their markers hidden whole, both of variant 1, both their faces showing."""
     board = boards(105)[104]
@@ -134,7 +135,7 @@ def picture_104() -> tuple[object, tuple[SectorId, ...], dict[SectorId, Cell]]:
 
 @pytest.mark.slow
 def test_r2_1_two_hidden_tiles_of_one_variant_are_told_apart_by_the_games_map(
-    picture_104: tuple[object, tuple[SectorId, ...], dict[SectorId, Cell]],
+    picture_104: tuple[object, tuple[SectorId, ...], dict[SectorId, Tile]],
 ) -> None:
     """Alone, either face could be either tile (they differ only by the marker and the
     label), and neither is placed. With the game's map, which the tiles found lie on,

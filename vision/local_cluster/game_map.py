@@ -21,6 +21,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 from companion.local_cluster.atoms import SectorId
+from companion.local_cluster.galaxy import Tile
 
 Pose = tuple[tuple[float, float], float]
 
@@ -42,15 +43,6 @@ FACE_CELLS = 0.25
 FACE_DEGREES = 15.0
 """A way a face may lie is the cell's when it turns as the cell says within this (the
 other ways of a face are quarter turns apart)."""
-
-
-@dataclasses.dataclass(frozen=True)
-class Cell:
-    """Where the game's map lays a sector's tile: column, row and quarter turns clockwise."""
-
-    column: int
-    row: int
-    turns: int
 
 
 @dataclasses.dataclass(frozen=True)
@@ -89,9 +81,10 @@ class Fitted:
 
 
 def fit(
-    cells: Mapping[SectorId, Cell], found: Sequence[tuple[SectorId, Pose]], side: float
+    cells: Mapping[SectorId, Tile], found: Sequence[tuple[SectorId, Pose]], side: float
 ) -> Fitted | None:
-    """The map fitted to the tiles ``found`` by their markers (tile ``side`` in mm), or None
+    """The map (``cells``: the galaxy's :class:`Tile` of each sector, its column, row and
+    quarter turns) fitted to the tiles ``found`` by their markers (tile ``side`` in mm), or None
     unless at least :data:`FOUND_LEAST` lie on it and every one of them lies on its cell,
     square on the grid."""
     pairs = [(cells[sector], pose) for sector, pose in found if sector in cells]
@@ -121,8 +114,8 @@ def fit(
             return None
         if abs(_wrap(4.0 * (pose[1] - turn)) / 4.0) > AGREE_DEGREES:
             return None  # not square on the grid
-        turns_known &= abs(_wrap(pose[1] - 90.0 * cell.turns - turn)) <= AGREE_DEGREES
-    by_cell = {(c.column, c.row): (sector, c.turns) for sector, c in cells.items()}
+        turns_known &= abs(_wrap(pose[1] - 90.0 * cell.rotation - turn)) <= AGREE_DEGREES
+    by_cell = {(c.column, c.row): (sector, c.rotation) for sector, c in cells.items()}
     if len(by_cell) < len(cells):
         return None  # two sectors on one cell: not a map of tiles
     return Fitted(scale, shift, turn, by_cell, turns_known)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from companion.errors import CompanionError
 from companion.local_cluster.atoms import SectorId
 from companion.local_cluster.board_scan import BoardScan, compare
+from companion.local_cluster.galaxy import Tile
 from companion.local_cluster.record import GameRecord
 from companion.local_cluster.state import State
 from vision.local_cluster.combine import majority
@@ -19,7 +20,6 @@ from vision.local_cluster.kit import load_kit
 from vision.readers import Image, Reading, worst
 
 if TYPE_CHECKING:
-    from vision.local_cluster.game_map import Cell
     from vision.local_cluster.recognize import Prior
 
 _RANGE = re.compile(r"^S?(\d+)(?:\s*-\s*S?(\d+))?$", re.IGNORECASE)
@@ -41,21 +41,15 @@ class Expected:
     """Where the tiles lay at the camera's last good reading (:meth:`LocalClusterReader.
     remember`): a tile whose marker is hidden this time (a hand, a card sleeve) is placed from
     it when its neighbours and the picture agree."""
-    cells: Mapping[SectorId, Cell] | None = None
+    cells: Mapping[SectorId, Tile] | None = None
     """Where the tracked game's map lays each tile (ruling R2.1), when it lays every one: a
     face whose marker is hidden is named by its cell where the tiles found lie so
     (:mod:`vision.local_cluster.game_map`)."""
 
     @classmethod
     def of(cls, state: State) -> Expected:
-        from vision.local_cluster.game_map import Cell
-
         tiles = {sector.id: sector.tile for sector in state.galaxy.sectors}
-        cells = {
-            sector: Cell(tile.column, tile.row, tile.rotation)
-            for sector, tile in tiles.items()
-            if tile is not None
-        }
+        cells = {sector: tile for sector, tile in tiles.items() if tile is not None}
         return cls(
             tuple(state.galaxy.ids), state, cells=cells if len(cells) == len(tiles) else None
         )

@@ -46,6 +46,7 @@ import numpy.typing as npt
 
 from companion.local_cluster.atoms import SectorId, sector_sort_key
 from companion.local_cluster.board_scan import BoardScan, SlotReading, SlotState, TileReading
+from companion.local_cluster.galaxy import Tile
 from vision.blas import one_blas_thread
 from vision.errors import CardNotFound, ImageError
 from vision.local_cluster import (
@@ -301,7 +302,7 @@ def recognize(
     kit: Kit | None = None,
     expected: Collection[SectorId] | int | None = None,
     prior: Prior | None = None,
-    cells: Mapping[SectorId, game_map.Cell] | None = None,
+    cells: Mapping[SectorId, Tile] | None = None,
 ) -> Recognition:
     """Read a BGR picture of the table; CardNotFound without the calibration card, unless
     the tiles' markers show it at :data:`SQUARES_LEAST_PX_PER_MM` or more.
