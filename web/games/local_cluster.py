@@ -66,8 +66,9 @@ LABELS = {
 GLYPH = {"destroyer": "D", "battleship": "B", "carrier": "C"}
 
 
-def key_items(*, minerals_known: bool = True) -> list[tuple[str, str]]:
-    """The board's key (symbol, meaning), from the rules' own figures (R4.8, R6.5)."""
+def key_items(*, minerals_known: bool = True, tiles: bool = True) -> list[tuple[str, str]]:
+    """The board's key (symbol, meaning), from the rules' own figures (R4.8, R6.5); the top
+    of each tile (R2.1) where the galaxy lays tiles."""
     items = [
         ("◆", "1 mineral: a sector's value is its count of ◆ (1 to 4)")
         if minerals_known
@@ -79,6 +80,14 @@ def key_items(*, minerals_known: bool = True) -> list[tuple[str, str]]:
             words += f" + 1 per craft aboard (C{CARRIER_CAPACITY}: {CARRIER_CAPACITY} aboard)"
         items.append((GLYPH[unit.value], words))
     items.append(("▲", f"strike craft out of its carrier, strength {CRAFT_STRENGTH}"))
+    if tiles:
+        items.append(
+            (
+                "━",
+                "the top of a tile: lay the tile with its marker's top that way (its label "
+                "upright), so the camera knows it when a hand hides its marker",
+            )
+        )
     return items
 
 
@@ -175,6 +184,7 @@ def board_svg(
             f'height="{2 * half}" rx="10" fill="#1d2230" stroke="#6b7590" stroke-width="2"/>'
             f'<rect x="{x - half}" y="{y - half}" width="{2 * half}" height="{2 * half}" rx="10" '
             f'fill="{fill}" fill-opacity="{opacity}" pointer-events="none"/>'
+            f"{_top_edge(sector, x, y, half)}"
             f'<text class="sid" x="{x - half + 6}" y="{y - half + 20}">{escape(sid)}</text>'
             f'<text class="minerals" x="{x + half - 6}" y="{y - half + 20}" '
             f'text-anchor="end">{_minerals(sector, minerals_known)}</text>'
@@ -187,7 +197,7 @@ def board_svg(
             )
         if homes and sid in homes:
             out.append(
-                f'<text class="home" x="{x}" y="{y + half - 8}" text-anchor="middle">'
+                f'<text class="home" x="{x}" y="{y + half - 12}" text-anchor="middle">'
                 f"home of {escape(title(homes[sid]))}</text>"
             )
         unit = units.get(sid)
@@ -233,6 +243,32 @@ def board_svg(
             )
     out.append("</svg>")
     return Markup("".join(out))
+
+
+TOP_EDGE = (36, 5)
+"""The bar at the top of a tile's face, in SVG units: its length and thickness."""
+_OUTWARD = ((0, -1), (1, 0), (0, 1), (-1, 0))
+"""The way a face's top points when its tile is turned 0-3 quarter turns clockwise (R2.1;
+SVG's y points down, as the camera's picture does)."""
+
+
+def _top_edge(sector: Mapping[str, Any], x: float, y: float, half: float) -> str:
+    """A bar along the edge that the top of the sector's tile face points to (its marker's top;
+    its label reads upright that way): the galaxy turns each tile a quarter turn (R2.1), the
+    players lay it so, and the camera then knows the way of a tile whose marker is hidden
+    (``vision.local_cluster.game_map``). Nothing for a galaxy without tiles."""
+    tile = sector.get("tile")
+    if tile is None:
+        return ""
+    dx, dy = _OUTWARD[int(tile.get("rotation", 0)) % 4]
+    length, thick = TOP_EDGE
+    reach = half - 2 - thick / 2
+    cx, cy = x + dx * reach, y + dy * reach
+    width, height = (length, thick) if dx == 0 else (thick, length)
+    return (
+        f'<rect class="tile-top" x="{cx - width / 2}" y="{cy - height / 2}" width="{width}" '
+        f'height="{height}" rx="2" fill="#e8ecf5" pointer-events="none"/>'
+    )
 
 
 def _minerals(sector: Mapping[str, Any], known: bool) -> str:
@@ -481,9 +517,15 @@ def seat_side(seat: Mapping[str, Any]) -> str:
     return title(colour) if colour else ""
 
 
-def _minerals_known(view: Mapping[str, Any]) -> bool:
-    return view.get("game") is not None or bool(
-        (view.get("setup") or {}).get("minerals_known", True)
+def _key(view: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The key for the board the view draws."""
+    game = view.get("game")
+    setup = view.get("setup") or {}
+    galaxy = game["state"]["galaxy"] if game is not None else setup.get("galaxy") or {}
+    sectors = galaxy.get("sectors") or []
+    return key_items(
+        minerals_known=game is not None or bool(setup.get("minerals_known", True)),
+        tiles=bool(sectors) and all("tile" in s for s in sectors),
     )
 
 
@@ -559,7 +601,7 @@ class LocalClusterPages(BasePages):
             "title": title,
             "seat_colour": seat_colour,
             "seat_side": seat_side,
-            "key": key_items(minerals_known=_minerals_known(view)),
+            "key": _key(view),
         }
 
     def house_rules(self, view: Mapping[str, Any]) -> dict[str, Any]:
@@ -577,7 +619,7 @@ class LocalClusterPages(BasePages):
             "title": title,
             "seat_colour": seat_colour,
             "seat_side": seat_side,
-            "key": key_items(minerals_known=_minerals_known(view)),
+            "key": _key(view),
             "sent": (
                 submission_words(view["stage"], you, you["submission"])
                 if you.get("submission") is not None
