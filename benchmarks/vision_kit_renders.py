@@ -83,7 +83,7 @@ def drawn_apart(index: int, seed: int = SEED) -> LcRender:
 
 def bench_accuracy(count: int, seed: int = SEED, *, stills: bool = False) -> dict[str, Any]:
     """Accuracy over ``count`` independent renders, by resolution band: alone, and with the
-    map the tiles were laid by (its cells; its turns as a dealt galaxy's,
+    map the tiles were laid by (its cells and turns, one tile in twenty laid turned otherwise:
     :func:`benchmarks.vision.turned_by_players`) where not every marker was found."""
     bands: dict[str, dict[str, int]] = {name: _zero() for name, _, _ in BANDS}
     with_map: dict[str, dict[str, int]] = {name: _zero() for name, _, _ in BANDS}
@@ -143,7 +143,7 @@ def format_report(results: dict[str, Any]) -> str:
     size = "4056x3040 stills" if a["stills"] else "1920x1080 frames"
     lines += ["", f"a) {a['pictures']} pictures ({size}, seed {a['seed']}), read alone:"]
     lines += [band_line(name, b) for name, b in a["bands"].items()]
-    lines += ["   with the map the tiles were laid by (its cells; turns as players lay them):"]
+    lines += ["   with the map the tiles were laid by (one tile in twenty turned otherwise):"]
     lines += [band_line(name, b) for name, b in a["with_map"].items()]
     lines += [f"   wrong: {line}" for line in a["wrong"][:40]]
     lines += target_lines(results["targets"])

@@ -783,8 +783,10 @@ def _by_face(
     one left. A face still unnamed is offered each way it may lie (its
     :attr:`Faces.trials`), to be named by the way its slots show (:func:`_the_way_shown`).
     Where the game's map fits the tiles found (``mapped``), a face is named by it alone: the
-    missing tile the map lays on its cell, the way the map turns it (where its turns are
-    the table's; else each way that tile may lie there is offered as above), or nothing.
+    missing tile the map lays on its cell, or nothing; the way the map turns it where the
+    face shows that way and the map's turns are the table's (``Fitted.turns_known``), else
+    the way its outlines show (held to the rule for any face), or each way that tile may lie
+    there is offered as above.
     None for a tile an earlier scan placed (:func:`carried` alone places such a tile), nor
     in a picture coarser than :data:`FINE_PX_PER_MM`. Each is only a candidate
     (:func:`_face_right`, :func:`_one_face_each`)."""
@@ -820,10 +822,11 @@ def _by_face(
                 image, gray, kit, markers, table_to_image, named, on_map[0][0]
             ):
                 continue
-            if len(on_map) == 1 and mapped.turns_known:  # the map says the way as well
-                out.append((*on_map[0], True))
-                by_map.add(on_map[0][0])
-                way_too.add((*on_map[0], True))
+            turned = [(s, pose) for s, pose in on_map if mapped.turned_so(pose, s)]
+            if len(turned) == 1 and mapped.turns_known:  # the map says the way as well
+                out.append((*turned[0], True))
+                by_map.add(turned[0][0])
+                way_too.add((*turned[0], True))
             elif len(on_map) == 1:  # the way its outlines show, held to it as any other
                 out.append((*on_map[0], True))
                 on_cell.add(on_map[0][0])
