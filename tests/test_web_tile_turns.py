@@ -60,4 +60,7 @@ def test_r2_1_a_galaxy_without_tiles_draws_no_tops_and_its_key_says_none() -> No
     for sector in galaxy["sectors"]:
         del sector["tile"]
     assert 'class="tile-top"' not in str(board_svg(None, galaxy))
+    some = _galaxy().to_dict()
+    del some["sectors"][0]["tile"]  # drawn on a plain grid: no turn of the table's to show
+    assert 'class="tile-top"' not in str(board_svg(None, some))
     assert all(symbol != "━" for symbol, _ in key_items(tiles=False))

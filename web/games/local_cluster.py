@@ -109,13 +109,16 @@ class Layout:
     centres: Mapping[str, tuple[float, float]]
     width: int
     height: int
+    tiled: bool = True
+    """Whether the sectors lie at their tiles' cells (else on a plain grid)."""
 
 
 def layout(galaxy: Mapping[str, Any]) -> Layout:
     """Tiles at their grid cells (R2.1); a galaxy without tiles goes on a plain grid."""
     sectors = galaxy["sectors"]
     cells: dict[str, tuple[int, int]] = {}
-    if all("tile" in s for s in sectors):
+    tiled = all("tile" in s for s in sectors)
+    if tiled:
         for s in sectors:
             cells[s["id"]] = (s["tile"]["column"], s["tile"]["row"])
     else:
@@ -129,7 +132,7 @@ def layout(galaxy: Mapping[str, Any]) -> Layout:
     }
     width = (max(c for c, _ in cells.values()) - low_c + 1) * CELL
     height = (max(r for _, r in cells.values()) - low_r + 1) * CELL
-    return Layout(centres, width, height)
+    return Layout(centres, width, height, tiled)
 
 
 def board_svg(
@@ -184,7 +187,7 @@ def board_svg(
             f'height="{2 * half}" rx="10" fill="#1d2230" stroke="#6b7590" stroke-width="2"/>'
             f'<rect x="{x - half}" y="{y - half}" width="{2 * half}" height="{2 * half}" rx="10" '
             f'fill="{fill}" fill-opacity="{opacity}" pointer-events="none"/>'
-            f"{_top_edge(sector, x, y, half)}"
+            f"{_top_edge(sector, x, y, half) if place.tiled else ''}"
             f'<text class="sid" x="{x - half + 6}" y="{y - half + 20}">{escape(sid)}</text>'
             f'<text class="minerals" x="{x + half - 6}" y="{y - half + 20}" '
             f'text-anchor="end">{_minerals(sector, minerals_known)}</text>'
