@@ -118,6 +118,18 @@ def test_the_table_screen_has_no_scan_section_without_a_camera(app: Flask, table
     assert "Camera" not in app.test_client().get(f"/t/{table_id}/panel").get_data(as_text=True)
 
 
+def test_r2_1_the_table_screen_asks_for_the_tiles_laid_as_drawn_until_the_game_starts(
+    app: Flask, service: TableService, table_id: str, phones: tuple[Phone, Phone]
+) -> None:
+    """Each tile's top is drawn all game long; the lobby also says what it is for."""
+    lobby = app.test_client().get(f"/t/{table_id}/panel").get_data(as_text=True)
+    assert "Laying the galaxy" in lobby and 'class="tile-top"' in lobby
+    service.choose(table_id, 2, {"colour": "blue", "home": "S10"})
+    service.choose(table_id, 1, {"colour": "red", "home": "S21"})
+    playing = app.test_client().get(f"/t/{table_id}/panel").get_data(as_text=True)
+    assert "Laying the galaxy" not in playing and 'class="tile-top"' in playing
+
+
 # Joining -----------------------------------------------------------------------------------
 
 

@@ -520,15 +520,21 @@ def seat_side(seat: Mapping[str, Any]) -> str:
     return title(colour) if colour else ""
 
 
-def _key(view: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The key for the board the view draws."""
+def _tiled(view: Mapping[str, Any]) -> bool:
+    """Whether the view's galaxy lays every sector's tile on a cell (R2.1)."""
     game = view.get("game")
     setup = view.get("setup") or {}
-    galaxy = game["state"]["galaxy"] if game is not None else setup.get("galaxy") or {}
-    sectors = galaxy.get("sectors") or []
+    galaxy = game["state"]["galaxy"] if game is not None else setup.get("galaxy")
+    sectors = (galaxy or {}).get("sectors") or []
+    return bool(sectors) and all("tile" in s for s in sectors)
+
+
+def _key(view: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The key for the board the view draws."""
+    setup = view.get("setup") or {}
     return key_items(
-        minerals_known=game is not None or bool(setup.get("minerals_known", True)),
-        tiles=bool(sectors) and all("tile" in s for s in sectors),
+        minerals_known=view.get("game") is not None or bool(setup.get("minerals_known", True)),
+        tiles=_tiled(view),
     )
 
 
@@ -605,6 +611,7 @@ class LocalClusterPages(BasePages):
             "seat_colour": seat_colour,
             "seat_side": seat_side,
             "key": _key(view),
+            "laying": view.get("game") is None and _tiled(view),
         }
 
     def house_rules(self, view: Mapping[str, Any]) -> dict[str, Any]:
