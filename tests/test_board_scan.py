@@ -18,8 +18,10 @@ EMPTY = SlotState.EMPTY
 TOKEN = SlotState.TOKEN
 
 
-def tile(sector: str, column: int, row: int, *slots: SlotReading) -> TileReading:
-    return TileReading(sector, 0, column, row, 0, (column * 130.0, row * 130.0), 0.0, 1.0, slots)
+def tile(sector: str, column: int, row: int, *slots: SlotReading, rotation: int = 0) -> TileReading:
+    return TileReading(
+        sector, 0, column, row, rotation, (column * 130.0, row * 130.0), 90.0 * rotation, 1.0, slots
+    )
 
 
 def minerals(count: int) -> tuple[SlotReading, ...]:
@@ -59,8 +61,10 @@ def test_a_scan_round_trips_through_json_data() -> None:
     assert BoardScan.from_dict(scan.to_dict()) == scan
 
 
-def _scan_of(state, **changes: SlotReading) -> BoardScan:
-    """A perfect scan of ``state``, with some slots changed: ``S3=SlotReading(...)``."""
+def _scan_of(state, turned: dict[str, int] | None = None, **changes: SlotReading) -> BoardScan:
+    """A perfect scan of ``state`` (each tile turned as its galaxy lays it, plus ``turned``
+    quarter turns), with some slots changed: ``S3=SlotReading(...)``."""
+    turned = turned or {}
     claims = dict(state.claims)
     units = {u.sector: u for u in state.units}
     tiles = []
@@ -80,7 +84,9 @@ def _scan_of(state, **changes: SlotReading) -> BoardScan:
         slots += minerals(sector.minerals)
         if sector.id in changes:
             slots = [changes[sector.id] if s.slot == changes[sector.id].slot else s for s in slots]
-        tiles.append(tile(sector.id, sector.tile.column, sector.tile.row, *slots))
+        laid = sector.tile
+        turn = (laid.rotation + turned.get(sector.id, 0)) % 4
+        tiles.append(tile(sector.id, laid.column, laid.row, *slots, rotation=turn))
     return BoardScan(tuple(tiles), state.galaxy.edges)
 
 
@@ -118,3 +124,31 @@ def test_a_tile_not_seen_is_missing() -> None:
     report = compare(partial, state)
     assert report.missing == (gone,)
     assert report.discrepancies == ()
+
+
+def test_r2_1_a_tile_seen_turned_otherwise_than_the_screen_draws_is_named() -> None:
+    """The table screen draws each tile's top (its quarter turn, R2.1). The camera may look
+    from any side, so the turns are compared with the one most tiles share: a tile a
+    quarter turn off it is named, with the way it lies."""
+    state = random_setup(4, 4)
+    ids = [s.id for s in state.galaxy.sectors]
+    assert discrepancies(_scan_of(state), state) == []
+    from_the_side = {sid: 1 for sid in ids}  # the camera a quarter turn round the table
+    assert discrepancies(_scan_of(state, turned=from_the_side), state) == []
+    slipped = {**from_the_side, ids[2]: 2, ids[5]: 0}
+    found = discrepancies(_scan_of(state, turned=slipped), state)
+    assert {d.sector: d.text for d in found} == {
+        ids[2]: f"{ids[2]}: the tile lies a quarter turn clockwise from the way the table "
+        "screen draws it (its top goes to the light bar)",
+        ids[5]: f"{ids[5]}: the tile lies a quarter turn anticlockwise from the way the table "
+        "screen draws it (its top goes to the light bar)",
+    }
+
+
+def test_r2_1_no_tile_is_named_turned_where_no_turn_is_shared_by_most() -> None:
+    """Two tiles seen, or tiles turned every way: no turn to hold the others to."""
+    state = random_setup(4, 4)
+    scan = _scan_of(state, turned={s.id: i % 4 for i, s in enumerate(state.galaxy.sectors)})
+    assert discrepancies(scan, state) == []
+    two = BoardScan(_scan_of(state, turned={state.galaxy.sectors[0].id: 1}).tiles[:2], ())
+    assert [d for d in discrepancies(two, state) if "turn" in d.text] == []

@@ -15,8 +15,8 @@ import pytest
 from benchmarks.vision import MISLAID, boards, game_cells, turned_by_players
 from benchmarks.vision import rendered as benchmark_picture
 from companion.local_cluster.atoms import Colour, SectorId
-from companion.local_cluster.board_scan import SlotReading, SlotState
-from companion.local_cluster.galaxy import Tile
+from companion.local_cluster.board_scan import SlotReading, SlotState, discrepancies
+from companion.local_cluster.galaxy import Galaxy, Tile
 from companion.local_cluster.state import State
 from vision.local_cluster import grid_rescue, tile_edges
 from vision.local_cluster import recognize as recognize_module
@@ -24,7 +24,7 @@ from vision.local_cluster.game_map import Fitted, fit
 from vision.local_cluster.kit import load_kit
 from vision.local_cluster.reader import READER, Expected
 from vision.local_cluster.recognize import recognize
-from vision.local_cluster.synthetic import sample_state
+from vision.local_cluster.synthetic import Conditions, render, sample_state
 
 SIDE = 130.0
 PITCH = 131.5
@@ -260,3 +260,21 @@ def test_the_benchmarks_players_lay_one_tile_in_twenty_turned_otherwise_than_the
         moved += sum(given[s].rotation != t.rotation for s, t in cells.items())
         total += len(cells)
     assert abs(moved / total - MISLAID) < 0.01
+
+
+def test_r2_1_the_camera_names_a_tile_laid_turned_otherwise_than_the_screen_draws() -> None:
+    """A table laid from the screen but one tile a quarter turn further clockwise: the
+    camera's scan, compared with the game, says which tile and which way it lies."""
+    state = sample_state(5, 3)
+    slipped = state.galaxy.sectors[4]
+    assert slipped.tile is not None
+    tiles = {s.id: s.tile for s in state.galaxy.sectors if s.tile is not None}
+    tiles[slipped.id] = dataclasses.replace(slipped.tile, rotation=(slipped.tile.rotation + 1) % 4)
+    laid = Galaxy.from_tiles(tiles, {s.id: s.minerals for s in state.galaxy.sectors})
+    picture = render(state.replace(galaxy=laid), Conditions(seed=1, noise=1.0, jpeg=90))
+    scan = recognize(picture.image).scan
+    assert sorted(scan.sectors) == sorted(state.galaxy.ids)
+    assert [d.text for d in discrepancies(scan, state)] == [
+        f"{slipped.id}: the tile lies a quarter turn clockwise from the way the table screen "
+        "draws it (its top goes to the light bar)"
+    ]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -352,8 +353,39 @@ def compare(scan: BoardScan, state: State) -> ScanReport:
             found.append(
                 Discrepancy(a, f"{a} and {b}: adjacent in the game, but their tiles do not touch")
             )
+    found += turned_otherwise(scan, galaxy)
     missing = tuple(s for s in galaxy.ids if s not in seen)
     return ScanReport(tuple(found), missing, tuple(unread))
+
+
+TURN_WORDS = {1: "a quarter turn clockwise", 2: "a half turn", 3: "a quarter turn anticlockwise"}
+
+
+def turned_otherwise(scan: BoardScan, galaxy: Galaxy) -> list[Discrepancy]:
+    """Tiles seen turned otherwise than the galaxy lays them (R2.1; the table screen draws
+    each tile's top). The camera may look from any side, so each tile's quarter turn is
+    taken against the galaxy's and set against the turn most of the tiles seen share; none
+    is named unless at least 3 tiles are seen and more than half of them share it."""
+    offsets: dict[SectorId, int] = {}
+    for tile in scan.tiles:
+        sector = galaxy.resolve(tile.sector)
+        laid = galaxy.by_id[sector].tile if sector is not None else None
+        if sector is not None and laid is not None:
+            offsets[sector] = (tile.rotation - laid.rotation) % 4
+    if len(offsets) < 3:
+        return []
+    common, count = Counter(offsets.values()).most_common(1)[0]
+    if 2 * count <= len(offsets):
+        return []
+    return [
+        Discrepancy(
+            sector,
+            f"{sector}: the tile lies {TURN_WORDS[(offset - common) % 4]} from the way the "
+            "table screen draws it (its top goes to the light bar)",
+        )
+        for sector, offset in sorted(offsets.items(), key=lambda item: sector_sort_key(item[0]))
+        if offset != common
+    ]
 
 
 def discrepancies(scan: BoardScan, state: State) -> list[Discrepancy]:
