@@ -10,9 +10,8 @@ tiles found are turned as the map says (the table screen draws each tile's top, 
 lay the tiles so; one in five of them may lie otherwise) and the face shows that way; a
 face that shows another way (a tile laid turned otherwise), or a table whose tiles lie
 turned as players liked, is named by its cell alone, and its outlines or slots must say
-the way. A table laid otherwise than its
-map (a tile swapped, on another cell, or the map typed in without tiles) fits no grid, and
-the map is not used at all.
+the way. A table laid otherwise than its map (a tile swapped, on another cell, or the map
+typed in without tiles) fits no grid, and the map is not used at all.
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ from collections.abc import Mapping, Sequence
 
 from companion.local_cluster.atoms import SectorId
 from companion.local_cluster.galaxy import Tile
+from vision.local_cluster.plane import wrap
 
 Pose = tuple[tuple[float, float], float]
 
@@ -74,7 +74,7 @@ class Fitted:
         if abs(where - complex(*cell)) > FACE_CELLS or cell not in self.cells:
             return None
         sector, turns = self.cells[cell]
-        return sector, _wrap(self.turn + 90.0 * turns)
+        return sector, wrap(self.turn + 90.0 * turns)
 
     def lies_so(self, pose: Pose, sector: SectorId) -> bool:
         """Whether ``pose`` is where the map lays ``sector`` (within a face's reach)."""
@@ -87,7 +87,7 @@ class Fitted:
         return (
             there is not None
             and there[0] == sector
-            and abs(_wrap(pose[1] - there[1])) <= FACE_DEGREES
+            and abs(wrap(pose[1] - there[1])) <= FACE_DEGREES
         )
 
 
@@ -123,15 +123,11 @@ def fit(
     for (cell, pose), g, t in zip(pairs, grid, table, strict=True):
         if abs(scale * g + shift - t) > AGREE_CELLS * abs(scale):
             return None
-        if abs(_wrap(4.0 * (pose[1] - turn)) / 4.0) > AGREE_DEGREES:
+        if abs(wrap(4.0 * (pose[1] - turn)) / 4.0) > AGREE_DEGREES:
             return None  # not square on the grid
-        astray += abs(_wrap(pose[1] - 90.0 * cell.rotation - turn)) > AGREE_DEGREES
+        astray += abs(wrap(pose[1] - 90.0 * cell.rotation - turn)) > AGREE_DEGREES
     turns_known = astray <= ASTRAY_SHARE * len(pairs)
     by_cell = {(c.column, c.row): (sector, c.rotation) for sector, c in cells.items()}
     if len(by_cell) < len(cells):
         return None  # two sectors on one cell: not a map of tiles
     return Fitted(scale, shift, turn, by_cell, turns_known)
-
-
-def _wrap(degrees: float) -> float:
-    return (degrees + 180.0) % 360.0 - 180.0

@@ -255,3 +255,8 @@ def _grid(
         v = -dx * math.sin(t) + dy * math.cos(t)
         out.append((round(u / side), round(v / side), round((angle - base) / 90) % 4))
     return out
+
+
+def wrap(degrees: float) -> float:
+    """An angle in degrees, brought into [-180, 180)."""
+    return (degrees + 180.0) % 360.0 - 180.0

@@ -80,6 +80,7 @@ from vision.local_cluster.plane import (
     _plane,
     _rigid,
     _similarity,
+    wrap,
 )
 from vision.local_cluster.slots import (
     FAR,
@@ -837,8 +838,7 @@ def _by_face(
             out.append((*named[0], True))
             alone.add(named[0][0])
         elif named:
-            at = [(int(sector[1:]), table_to_image @ _similarity(*pose)) for sector, pose in named]
-            which = grid_rescue.named_in_part(image, gray, kit, markers, at)
+            which = _named_in_part(image, gray, kit, markers, table_to_image, named)
             if which is not None:
                 out.append((*named[which.index], True))
                 by_marker.add(named[which.index][0])
@@ -892,9 +892,22 @@ def _marker_names_another(
     one variant laid the other way round from the map."""
     if len({candidate for candidate, _ in named}) < 2:
         return False
-    at = [(int(c[1:]), table_to_image @ _similarity(*pose)) for c, pose in named]
-    which = grid_rescue.named_in_part(image, gray, kit, markers, at)
+    which = _named_in_part(image, gray, kit, markers, table_to_image, named)
     return which is not None and named[which.index][0] != sector
+
+
+def _named_in_part(
+    image: Image,
+    gray: Image,
+    kit: Kit,
+    markers: Sequence[Marker],
+    table_to_image: Matrix,
+    named: Sequence[tuple[SectorId, Pose]],
+) -> grid_rescue.InPart | None:
+    """Which of the missing tiles a face could be (``named``) what shows of a marker there
+    names (:func:`grid_rescue.named_in_part`)."""
+    at = [(int(sector[1:]), table_to_image @ _similarity(*pose)) for sector, pose in named]
+    return grid_rescue.named_in_part(image, gray, kit, markers, at)
 
 
 def _face_right(
@@ -967,7 +980,7 @@ def _same_place(one: Pose, other: Pose) -> bool:
     """Whether two poses of a tile agree within ``SAME_PLACE_MM`` and ``SAME_PLACE_DEG``."""
     (x, y), angle = one
     (u, v), turn = other
-    return math.hypot(x - u, y - v) <= SAME_PLACE_MM and abs(_wrap(angle - turn)) <= SAME_PLACE_DEG
+    return math.hypot(x - u, y - v) <= SAME_PLACE_MM and abs(wrap(angle - turn)) <= SAME_PLACE_DEG
 
 
 def carried(
@@ -1023,19 +1036,15 @@ def _motion(pairs: Sequence[tuple[TilePose, Pose]]) -> tuple[float, Matrix]:
         dot = float(np.sum(b[:, 0] * a[:, 0] + b[:, 1] * a[:, 1]))
         turn = math.atan2(cross, dot)
     else:
-        turn = math.radians(_wrap(pairs[0][1][1] - pairs[0][0].angle))
+        turn = math.radians(wrap(pairs[0][1][1] - pairs[0][0].angle))
     shift: Matrix = ma - _turned(turn) @ mb
     return turn, shift
-
-
-def _wrap(degrees: float) -> float:
-    return (degrees + 180.0) % 360.0 - 180.0
 
 
 def _agrees(motion: tuple[float, Matrix], before: TilePose, now: Pose) -> bool:
     turn, shift = motion
     centre = _turned(turn) @ np.array(before.centre) + shift
-    angle = _wrap(now[1] - before.angle - math.degrees(turn))
+    angle = wrap(now[1] - before.angle - math.degrees(turn))
     return (
         math.dist((float(centre[0]), float(centre[1])), now[0]) <= CARRIED_AGREE_MM
         and abs(angle) <= CARRIED_AGREE_DEGREES
@@ -1556,7 +1565,7 @@ def _hues_off(card: Card, kit: Kit) -> frozenset[str]:
         turn = math.degrees(
             math.atan2(float(seen[2]), float(seen[1])) - math.atan2(float(want[2]), float(want[1]))
         )
-        if abs(_wrap(turn)) > HUE_SHIFT_MOST:
+        if abs(wrap(turn)) > HUE_SHIFT_MOST:
             out.add(name)
     return frozenset(out)
 
