@@ -481,17 +481,26 @@ def _whitish(redder: float) -> Any:
         patch = refs.swatches["white"] + np.array([-12.0, redder, redder], np.float32)
         distances = np.sqrt(((patch - refs.table()) ** 2).sum(axis=1))
         first, second = np.sort(distances)[:2]
-        return {
-            "colour": np.broadcast_to(patch, m.colour.shape).copy(),
-            "spread": np.full(m.spread.shape, 2.0, np.float32),
-            "nearest": np.full(m.nearest.shape, int(np.argmin(distances))),
-            "d1": np.full(m.d1.shape, first, np.float32),
-            "d2": np.full(m.d2.shape, second, np.float32),
-            "hue": np.full(m.hue.shape, 30.0, np.float32),
-            "lightness": np.full(m.lightness.shape, 1.0, np.float32),
-        }
+        return _even_body(m, patch, int(np.argmin(distances)), first, second, hue=30.0)
 
     return made
+
+
+def _even_body(
+    m: slots.Measured, colour: Any, nearest: int, first: float, second: float, *, hue: float
+) -> dict[str, Any]:
+    """Every slot's body an even patch of ``colour``, ``first`` from its nearest swatch
+    (``nearest``, an index of ``slots.NAMES``) and ``second`` from the next, ``hue`` from
+    bare tile's and as light as the lightest token."""
+    return {
+        "colour": np.broadcast_to(colour, m.colour.shape).copy(),
+        "spread": np.full(m.spread.shape, 2.0, np.float32),
+        "nearest": np.full(m.nearest.shape, nearest),
+        "d1": np.full(m.d1.shape, first, np.float32),
+        "d2": np.full(m.d2.shape, second, np.float32),
+        "hue": np.full(m.hue.shape, hue, np.float32),
+        "lightness": np.full(m.lightness.shape, 1.0, np.float32),
+    }
 
 
 def test_the_lightest_skin_over_a_claim_slot_is_too_red_for_a_white_token(
@@ -524,15 +533,7 @@ def _off_pink(far: float, nearer: float) -> Any:
 
     def made(refs: slots.References, m: slots.Measured) -> dict[str, Any]:
         pink = slots.NAMES.index("pink")
-        return {
-            "colour": np.broadcast_to(refs.swatches["pink"], m.colour.shape).copy(),
-            "nearest": np.full(m.nearest.shape, pink),
-            "d1": np.full(m.d1.shape, far, np.float32),
-            "d2": np.full(m.d2.shape, far + nearer, np.float32),
-            "spread": np.full(m.spread.shape, 2.0, np.float32),
-            "hue": np.full(m.hue.shape, 40.0, np.float32),
-            "lightness": np.full(m.lightness.shape, 1.0, np.float32),
-        }
+        return _even_body(m, refs.swatches["pink"], pink, far, far + nearer, hue=40.0)
 
     return made
 
