@@ -1047,14 +1047,9 @@ def _decide_kind(
     if m.kind.kind == "mineral" and refs.mineral_outline > 0:
         own = min(own, refs.mineral_outline)
     outline = max(own, 1e-6)
-    share = np.where(
-        hidden[:, None],
-        max(
-            OUTLINE_SHARE_KIND.get(m.kind.kind, OUTLINE_SHARE),
-            OUTLINE_SHARE_HIDDEN.get(m.kind.kind, 0),
-        ),
-        OUTLINE_SHARE_KIND.get(m.kind.kind, OUTLINE_SHARE),
-    )
+    kind_share = OUTLINE_SHARE_KIND.get(m.kind.kind, OUTLINE_SHARE)
+    hidden_share = max(kind_share, OUTLINE_SHARE_HIDDEN.get(m.kind.kind, 0.0))
+    share = np.where(hidden[:, None], hidden_share, kind_share)
     shows = (
         refs.fine
         & (refs.outline >= OUTLINE_LEAST)
