@@ -795,6 +795,15 @@ def test_a_slots_surround_is_covered_only_beyond_the_pictures_own_noise() -> Non
     assert _read_alone_as_drawn(104, "S25", "mineral1").state is SlotState.TOKEN
 
 
+def test_an_empty_slot_whose_outline_shows_whole_beside_a_hand_is_read_empty() -> None:
+    """Issue 18's benchmark, seed 2026 picture 78 read alone (1080p, 1.17 px/mm): a hand
+    lies over S31's claim, unit and minerals, and 42 % of the surround of craft6 beside
+    them is foreign (``SURROUND_COVERED``, 30 %), but its ring is clear and every side of
+    its outline shows: it was unknown, and is read empty (``SURROUND_OUTLINED``)."""
+    reading = _read_alone_as_drawn(78, "S31", "craft6")
+    assert reading.state is SlotState.EMPTY
+
+
 def test_a_plainly_red_token_is_read_through_warm_lights_spread() -> None:
     """Issue 18's benchmark, seed 2026 picture 43 read alone (2,985 K, JPEG 70, dark tiles,
     1.01 px/mm): S6's red claim, nothing over it, spread 18.8 in Lab and lay 12.7 from the
