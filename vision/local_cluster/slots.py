@@ -10,8 +10,10 @@ UNKNOWN, never a guess (docs/physical-kit.md, "How the camera reads the kit"):
    (made up for; a shade deeper than any shadow, and the slot is unknown).
 2. **Covered?** Its surround's ring nearest the slot's zone must then look like printed
    tile: not lighter (a hand, a card), not darker than a shadow leaves it, not another hue,
-   beyond what the picture's own noise puts there; and most of its whole surround must.
-   Otherwise UNKNOWN. A reading is no surer than its ring and its whole surround are clear.
+   beyond what the picture's own noise puts there; and most of its whole surround must
+   (half, for an empty claim, unit or strike-craft slot whose outline shows whole: what
+   lies beside it does not lie over it). Otherwise UNKNOWN. A reading is no surer than its
+   ring and its whole surround are clear.
 3. **Empty** only when the slot's inside looks like bare tile in hue and lightness, its
    body is no token's colour, *and* its printed outline shows, along every side (a dark
    sleeve or a dark object may look like bare tile; neither shows the outline, and a
