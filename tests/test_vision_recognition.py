@@ -213,6 +213,30 @@ def test_a_token_of_unmistakable_colour_is_read_through_warm_jpegs_spread(small:
     assert len(craft) <= 2, craft
 
 
+def test_a_neighbours_strike_craft_at_the_edge_of_an_empty_slot_is_not_read_there() -> None:
+    """Issue 18's pictures drawn apart, seed 23 picture 34 (1.17 px/mm): S36's red strike
+    craft in craft3, by a hand's fingers, lies off-centre toward craft2, which is empty.
+    craft2's body at its likeliest candidate was half that token and half tile (spread
+    20.6, 13.4 from the card's red) and read red at 0.72 through the allowance for a plain
+    colour's spread (``UNEVEN_PLAIN``), while the slot's inside, its centre, looked nearly
+    bare (27 from bare tile in hue, 0.29 of the way to a light token). A spread that wide
+    is now allowed only where the inside is plainly no bare tile either
+    (``PLAIN_INSIDE``): craft2 is unknown, and nothing in the picture is read wrong."""
+    picture = drawn_apart(34, 23)
+    truth = _Picture(picture)
+    found = recognize(picture.image, expected=tuple(truth.tiles))
+    wrong = [
+        f"{tile.sector} {r.slot}: {r.describe()}"
+        for tile in found.scan.tiles
+        for r in tile.slots
+        if r.known and not truth.tiles[tile.sector].drawn(r)
+    ]
+    assert wrong == []
+    tile = found.scan.tile("S36")
+    assert tile is not None
+    assert next(r for r in tile.slots if r.slot == "craft2").state is SlotState.UNKNOWN
+
+
 def test_tokens_dropped_by_hand_off_centre_and_turned_are_read(small: State) -> None:
     """Tokens up to 3 mm off their slot's centre and turned up to 10 degrees (issue 18)."""
     placed = dataclasses.replace(CLEAR, token_offset=3.0, token_turn=10.0, seed=2)

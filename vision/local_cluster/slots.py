@@ -304,6 +304,16 @@ spread or for lying more than ``FAR`` from their swatch alone, every one nearest
 colour, most of them red and yellow in warm JPEG pictures (seed 2026 picture 43, 2,985 K:
 S6's red claim spread 18.8, 12.7 from red); now 58 more visible slots are right there,
 none wrong."""
+PLAIN_INSIDE = 3.0
+"""...and only when its inside, the slot's centre, is plainly no bare tile either: farther
+from it in hue or lightness than this many times an empty slot may lie (``looks_empty``).
+Half a token lying off-centre from the next slot and half bare tile spreads as much, and
+its mean may lie as near that token's swatch (issue 18's pictures drawn apart, seed 23
+picture 34: an empty strike-craft slot beside a red strike craft, its body spread 20.6,
+13.4 from red, its inside 27 from bare tile in hue and 0.29 of the way to a light token,
+read red at 0.72; the red strike craft read right there lie 66-79 off in hue). On six
+seeds drawn apart that mistake is gone and nothing else changed; on the nine sets read
+alone 7 fewer visible slots right from 1 px/mm (warm light), none wrong either way."""
 SMEARED_OFF = 12.0
 """...or whatever its spread along the line from its mean to bare tile, if what spreads
 across that line is within ``UNEVEN`` and its mean lies within this of some mix of its
@@ -1130,7 +1140,11 @@ def _decide_kind(
             empty, np.minimum.reduce([clear_beside, 1 - toward / 2, m.contrast / outline]), sure
         )
         white = refs.swatches["white"]
-        plain = (m.d1 <= PLAIN_FAR) & (gap >= PLAIN_MARGIN)
+        plain = (
+            (m.d1 <= PLAIN_FAR)
+            & (gap >= PLAIN_MARGIN)
+            & ~looks_empty(m.hue, m.lightness, PLAIN_INSIDE)
+        )
         smeared = (
             (m.spread_across <= UNEVEN)
             & (m.spread <= SMEARED_MOST)
