@@ -33,7 +33,7 @@ from benchmarks.vision import (
     turned_by_players,
 )
 from companion.local_cluster.atoms import Colour, SectorId, UnitType
-from companion.local_cluster.board_scan import SlotReading, SlotState
+from companion.local_cluster.board_scan import BoardScan, SlotReading, SlotState
 from vision.errors import VisionError
 from vision.local_cluster.recognize import Recognition, recognize
 from vision.local_cluster.synthetic import TileTruth
@@ -71,6 +71,15 @@ class _Picture:
             self.tiles[sector] = TileTruth(
                 sector, tile.marker_visible, slots, occluded, frozenset()
             )
+
+    def misread(self, scan: BoardScan) -> list[str]:
+        """Every known reading of ``scan`` that is not what was drawn, visible or occluded."""
+        return [
+            f"{tile.sector} {r.slot}: {r.describe()}"
+            for tile in scan.tiles
+            for r in tile.slots
+            if r.known and not self.tiles[tile.sector].drawn(r)
+        ]
 
 
 def drawn_apart(index: int, seed: int = SEED) -> LcRender:
