@@ -1056,11 +1056,13 @@ def _decide_kind(
     )
     # The share of the whole surround foreign beyond what the picture's noise puts anywhere.
     surround = m.surround_share - m.noise_rate
-    usable = ~(covered | (surround > SURROUND_COVERED) | glare)
-    beside = ~(covered | (surround > SURROUND_OUTLINED) | glare)
+    # Neither covered nor under glare; usable with most of the surround bare tile, and
+    # beside something with half of it (an empty slot whose outline shows whole).
+    open_ = ~(covered | glare)
     if not refs.fine and m.kind.kind in ("mineral", "craft"):
-        usable[:] = False
-        beside[:] = False
+        open_[:] = False
+    usable = open_ & ~(surround > SURROUND_COVERED)
+    beside = open_ & ~(surround > SURROUND_OUTLINED)
     # How clear the ring is, beyond the foreign points the picture's noise puts anywhere, and
     # the whole surround (a hand beside the slot, over the ring's sparse points or not).
     ring_clear = 1 - np.maximum(m.covered_other - m.noise_rate, 0) / COVERED_SHARE
