@@ -361,7 +361,7 @@ def test_a_hidden_tile_is_placed_on_its_strike_craft_outlines_where_its_edges_sh
     and y the pose is right within about a millimetre (or a neighbour's line off, which no
     1.5 mm outline survives): the tile is placed from the prior, its empty craft slots read
     right, nothing wrong (it went unread before; craft6, 42 % of its surround under the
-    hand, is read since ``slots.SURROUND_OUTLINED``). Without the prior it is found only
+    hand, is read since ``slots.OUTLINE_WHOLE``). Without the prior it is found only
     by its face, where one mineral triangle shows beside the hand (``token_turn``)."""
     case = _benchmark_picture(78, {}, craft=True)
     truth = case.picture.tiles["S31"]

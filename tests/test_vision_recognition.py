@@ -817,9 +817,21 @@ def test_an_empty_slot_whose_outline_shows_whole_beside_a_hand_is_read_empty() -
     """Issue 18's benchmark, seed 2026 picture 78 read alone (1080p, 1.17 px/mm): a hand
     lies over S31's claim, unit and minerals, and 42 % of the surround of craft6 beside
     them is foreign (``SURROUND_COVERED``, 30 %), but its ring is clear and every side of
-    its outline shows: it was unknown, and is read empty (``SURROUND_OUTLINED``)."""
+    its outline shows: it was unknown, and is read empty (``OUTLINE_WHOLE``)."""
     reading = _read_alone_as_drawn(78, "S31", "craft6")
     assert reading.state is SlotState.EMPTY
+
+
+def test_an_empty_slot_whose_outline_shows_whole_by_a_thumb_over_its_ring_is_read_empty() -> None:
+    """Issue 18's benchmark, seed 2026 picture 100 read alone (1.49 px/mm): the tip of a
+    hand's thumb reaches over the strike-craft slots beside S44's empty craft3 and craft4,
+    38 % of the ring nearest each one's zone, and both were unknown (``COVERED_SHARE``,
+    6 %). Each outline shows on every side at 1.2 times the board's: nothing lies over
+    either slot, and both are read empty, no surer than ``OUTLINED_SURE``."""
+    for slot in ("craft3", "craft4"):
+        reading = _read_alone_as_drawn(100, "S44", slot)
+        assert reading.state is SlotState.EMPTY, slot
+        assert reading.confidence <= slots.OUTLINED_SURE
 
 
 def test_a_plainly_red_token_is_read_through_warm_lights_spread() -> None:

@@ -10,10 +10,10 @@ UNKNOWN, never a guess (docs/physical-kit.md, "How the camera reads the kit"):
    (made up for; a shade deeper than any shadow, and the slot is unknown).
 2. **Covered?** Its surround's ring nearest the slot's zone must then look like printed
    tile: not lighter (a hand, a card), not darker than a shadow leaves it, not another hue,
-   beyond what the picture's own noise puts there; and most of its whole surround must
-   (half, for an empty claim, unit or strike-craft slot whose outline shows whole: what
-   lies beside it does not lie over it). Otherwise UNKNOWN. A reading is no surer than its
-   ring and its whole surround are clear.
+   beyond what the picture's own noise puts there; and most of its whole surround must.
+   Otherwise UNKNOWN, but for an empty claim, unit or strike-craft slot whose outline shows
+   whole, away from glare: what lay over it would hide its outline there. A reading is no
+   surer than its ring and its whole surround are clear.
 3. **Empty** only when the slot's inside looks like bare tile in hue and lightness, its
    body is no token's colour, *and* its printed outline shows, along every side (a dark
    sleeve or a dark object may look like bare tile; neither shows the outline, and a
@@ -122,16 +122,19 @@ the nine sets read alone 56 visible slots more are right, none wrong. At 35 % th
 33 more, none wrong, but in the tests a mineral token beside a hand read empty, 12 claims
 under squares of their own colour were read (5 before), and a tile whose marker a hand hides
 was placed where it must not be."""
-SURROUND_OUTLINED = 0.5
 OUTLINE_WHOLE = 0.7
-"""...but a claim, unit or strike-craft slot whose ring is clear and whose outline shows
-whole, its least side at least ``OUTLINE_WHOLE`` of the board's outlines, reads empty with
-up to ``SURROUND_OUTLINED`` of its surround foreign: a hand beside the slot does not lie
-over it, or that side of its outline would not show (issue 18's benchmark, seed 2026
-picture 78: a hand over S31's claim, unit and minerals, 42 % of craft6's surround). A
-mineral keeps ``SURROUND_COVERED``: its token may leave its outline showing, and at 35 % a
-mineral token beside a hand read empty. On the nine sets read alone 43 more visible slots
-right from 1 px/mm, none wrong at any scale."""
+OUTLINED_SURE = 0.5
+"""...but a claim, unit or strike-craft slot whose outline shows whole, its least side at
+least ``OUTLINE_WHOLE`` of the board's outlines, reads empty whatever lies over its ring
+and its surround (glare aside): what lay over the slot would hide its outline on that
+side. So read, it is no surer than ``OUTLINED_SURE``. A mineral keeps the limits above: its
+token may leave its outline showing, and at 35 % a mineral token beside a hand read empty.
+(Issue 18's benchmark, seed 2026 picture 78: a hand over S31's claim, unit and minerals,
+42 % of craft6's surround; picture 100: S44's empty craft3 and craft4, 38 % of each ring
+under the next slot's token. Half the surround foreign and the ring clear, until
+2026-12-01: on the nine sets read alone 43 more visible slots right from 1 px/mm; whatever
+lies beside, 98 more again, none wrong at any scale; drawn apart, seeds 1818, 11 and 12
+with the map, 6 more right, none wrong.)"""
 HIDDEN_SURE = 0.75
 HIDDEN_SURROUND = 0.1
 """On a tile whose marker does not show whole (placed from the prior, or found on the grid:
@@ -1056,13 +1059,11 @@ def _decide_kind(
     )
     # The share of the whole surround foreign beyond what the picture's noise puts anywhere.
     surround = m.surround_share - m.noise_rate
-    # Neither covered nor under glare; usable with most of the surround bare tile, and
-    # beside something with half of it (an empty slot whose outline shows whole).
+    # Neither covered nor under glare; usable with most of the surround bare tile.
     open_ = ~(covered | glare)
     if not refs.fine and m.kind.kind in ("mineral", "craft"):
         open_[:] = False
     usable = open_ & ~(surround > SURROUND_COVERED)
-    beside = open_ & ~(surround > SURROUND_OUTLINED)
     # How clear the ring is, beyond the foreign points the picture's noise puts anywhere, and
     # the whole surround (a hand beside the slot, over the ring's sparse points or not).
     ring_clear = 1 - np.maximum(m.covered_other - m.noise_rate, 0) / COVERED_SHARE
@@ -1128,18 +1129,19 @@ def _decide_kind(
         # read empty; on the 25 sets read alone: that reading unknown, and 94 right ones
         # lost, 38 of them from 1 px/mm).
         coloured = (m.nearest != TILE) & (m.d1 <= reach)
-        whole = m.contrast_least >= OUTLINE_WHOLE * own
-        empty = (usable | (beside & whole)) & looks & shows & ~coloured
+        # ...or, away from glare, with its outline showing whole, whatever lies beside it.
+        whole = ~glare & (m.contrast_least >= OUTLINE_WHOLE * own)
+        empty = (usable | whole) & looks & shows & ~coloured
         if refs.printed:
             empty &= (m.nearest == TILE) & (m.d2 >= PRINTED_BARE)
         toward = np.maximum(m.hue / hue_limit, m.lightness / EMPTY_LIGHT)
         state[empty] = 1
-        # Read beside something: as sure as its surround lies short of SURROUND_OUTLINED.
-        clear_beside = np.where(
-            usable, clear, np.minimum(ring_clear, 1 - np.maximum(surround, 0) / SURROUND_OUTLINED)
-        )
         sure = np.where(
-            empty, np.minimum.reduce([clear_beside, 1 - toward / 2, m.contrast / outline]), sure
+            empty,
+            np.minimum.reduce(
+                [np.where(usable, clear, OUTLINED_SURE), 1 - toward / 2, m.contrast / outline]
+            ),
+            sure,
         )
         white = refs.swatches["white"]
         plain = (
