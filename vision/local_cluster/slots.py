@@ -131,10 +131,21 @@ side. So read, it is no surer than ``OUTLINED_SURE``. A mineral keeps the limits
 token may leave its outline showing, and at 35 % a mineral token beside a hand read empty.
 (Issue 18's benchmark, seed 2026 picture 78: a hand over S31's claim, unit and minerals,
 42 % of craft6's surround; picture 100: S44's empty craft3 and craft4, 38 % of each ring
-under the next slot's token. Half the surround foreign and the ring clear, until
-2026-12-01: on the nine sets read alone 43 more visible slots right from 1 px/mm; whatever
-lies beside, 98 more again, none wrong at any scale; drawn apart, seeds 1818, 11 and 12
-with the map, 6 more right, none wrong.)"""
+under a thumb reaching over the slots beside them. Half the surround foreign and the ring
+clear, until 2026-12-01: on the nine sets read alone 43 more visible slots right from 1
+px/mm; whatever lies beside, 98 more again, none wrong at any scale; drawn apart, seeds
+1818, 11 and 12 with the map, 6 more right, none wrong.)"""
+HIDING_LEAST = 0.05
+"""On a tile whose marker does not show whole, what lies over at least this share of its
+bare points is what hides the marker (their median colour, as sampled), and a token whose
+body lies nearer that colour than its own swatch is unknown: a fingertip the colour of a
+token, over a strike-craft slot inside the craft grid, whose surround lies all on the far
+side from the finger, passes every other check. (Issue 18's pictures drawn apart, seed 27
+picture 49: a pale hand over S47, a fingertip over craft3, a yellow craft, read white at
+0.88; and picture 41 of issue 18's benchmark, S39 placed 20 mm off under a finger, its
+empty craft6 read white but for ``LIGHTNESS_FAR``. Mineral tokens keep ``HIDDEN_SURE``:
+their grey lies as near a pale hand as their swatch. On the nine sets read alone, every
+reading the same.)"""
 HIDDEN_SURE = 0.75
 HIDDEN_SURROUND = 0.1
 """On a tile whose marker does not show whole (placed from the prior, or found on the grid:
@@ -290,6 +301,18 @@ limits, and was unknown), a hand or a neighbour's token of another colour is off
 A body as near its swatch may read as its token (``FAR``). Issue 18's benchmark from 1
 px/mm, with the prior: 61 more slots right on nine sets (21 at half this), 11 on the three
 dark-craft checks, none wrong."""
+HALO_MOST = 0.6
+HALO_BODY = 25.0
+"""A foreign point on that line still covers the slot when it shows this share of the slot's
+body or more on the way from bare tile to it, where the body lies ``HALO_BODY`` or more from
+bare tile: the ring lies beyond where a token may reach, and blur takes only a faint share
+of its colour there; the whole of it is something lying over the slot and beyond, a
+fingertip the colour of a token. (Issue 18's pictures drawn apart, seed 28 picture 14, 1.78
+px/mm: a pale fingertip over S29's empty mineral4 and 15 % of its ring, near the card's
+mineral grey, read as a token at 0.73. An empty slot's body lies near bare tile, and any
+point off it lies toward it: without ``HALO_BODY``, 12 empty strike craft more unknown on
+``lamps`` 53 alone. With it, on the nine sets read alone 13 fewer right from 1 px/mm, none
+wrong.)"""
 UNEVEN = 12.0
 """A token body whose colours spread more than this (Lab standard deviation) straddles an
 edge: unknown."""
@@ -854,8 +877,9 @@ def measure(
         along_sq = ((along**2)[:, :, None, :] @ kind.body[best][..., None])[..., 0, 0]
         along_var = np.clip(along_sq - (colour * toward).sum(axis=2) ** 2, 0, None)
         spread_across = np.sqrt(np.clip(spread_sq - along_var, 0, None))
-        # The ring's foreign points off every mix of the slot's own body and bare tile (only
-        # the rings that hold any foreign point: most are clear).
+        # The ring's foreign points off every mix of the slot's own body and bare tile, or
+        # showing most of a body plainly no bare tile (only the rings that hold any foreign
+        # point: most are clear).
         other_share, other_points = covered_share.copy(), covered_points.copy()
         first = 0
         for v, k in zip(lit, probes, strict=True):
@@ -863,8 +887,13 @@ def measure(
             if len(tile_rows):
                 at = k.ring_at
                 body = colour[first + tile_rows, slot][:, None]
+                ring_lab = points[v][tile_rows][:, at]
                 other = bare[v][tile_rows][:, at] * (
-                    _off_mix(points[v][tile_rows][:, at], body, refs.tile) > HALO_OFF
+                    (_off_mix(ring_lab, body, refs.tile) > HALO_OFF)
+                    | (
+                        (_toward(ring_lab, body, refs.tile) >= HALO_MOST)
+                        & (np.linalg.norm(body - refs.tile, axis=-1) >= HALO_BODY)
+                    )
                 )
                 other_share[first + tile_rows, slot] = (other * k.cover[slot][:, at]).sum(axis=1)
                 other_points[first + tile_rows, slot] = (other * k.ring[slot][:, at]).sum(axis=1)
@@ -999,11 +1028,18 @@ def decide(
     hidden_tiles = (
         np.concatenate([hidden[v] for v in lit]) if hidden is not None else np.zeros(at, bool)
     )
+    hiders = (
+        np.concatenate(
+            [_hider(layouts[v], lit[v], refs, hidden[v], measured[0].limits) for v in lit]
+        )
+        if hidden is not None and measured
+        else np.full((at, 3), np.nan, np.float32)
+    )
     for m in measured:
         kind = m.kind
         positions = list(kind.positions)
         glare = np.concatenate([lit[v].glare[:, positions] for v in lit])
-        states, colours, units, sure = _decide_kind(m, glare, refs, hidden_tiles)
+        states, colours, units, sure = _decide_kind(m, glare, refs, hidden_tiles, hiders)
         # Each colour read, read again with the light around its slot taken off channel by
         # channel (TINT_MARGIN): one that does not hold is unknown.
         read = np.nonzero(np.asarray(colours) >= 0)
@@ -1041,6 +1077,20 @@ def decide(
     return {v: [[r for r in row if r is not None] for row in rows[v]] for v in lit}
 
 
+def _hider(
+    layout: VariantLayout, lit: Lit, refs: References, hidden: Bools, limits: Bare
+) -> Floats:
+    """T x 3: the colour of what hides each tile's marker (Lab, as sampled: the median of
+    its bare points that do not look like bare tile), NaN where the marker shows whole or
+    less than ``HIDING_LEAST`` of its bare points lie under anything."""
+    out: Floats = np.full((len(hidden), 3), np.nan, np.float32)
+    for t in np.nonzero(hidden)[0]:
+        under = limits.foreign(lit.lab[t, layout.bare_at], refs.tile)
+        if under.mean() >= HIDING_LEAST:
+            out[t] = median(lab(lit.bare_rgb[t][under].astype(np.float32)), axis=0)
+    return out
+
+
 _STATES = (SlotState.UNKNOWN, SlotState.EMPTY, SlotState.TOKEN)
 _COLOURS = tuple(Colour)
 _UNITS = tuple(UnitType)
@@ -1048,7 +1098,7 @@ _GLYPH_CODES = {unit: _UNITS.index(unit) for unit in GLYPHS.values()}
 
 
 def _decide_kind(
-    m: Measured, glare: Bools, refs: References, hidden: Bools
+    m: Measured, glare: Bools, refs: References, hidden: Bools, hider: Floats
 ) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[list[float]]]:
     """Per slot: state (0 unknown, 1 empty, 2 token), colour and unit indices (-1 none),
     confidence; ``hidden`` marks the tiles whose marker does not show whole."""
@@ -1179,6 +1229,11 @@ def _decide_kind(
     sure = np.where(state > 0, np.clip(sure, 0.05, 1.0), 0.0)
     # What hides a tile's marker may be what its slot reads (HIDDEN_SURROUND).
     doubtful = hidden[:, None] & (state == 2) & (sure < HIDDEN_SURE) & (surround > HIDDEN_SURROUND)
+    # ...and a token's colour nearer the colour of what hides the marker than its swatch's.
+    if m.kind.kind != "mineral":
+        with np.errstate(invalid="ignore"):
+            like = np.linalg.norm(m.colour - hider[:, None], axis=2) < m.d1
+        doubtful |= (state == 2) & like
     state[doubtful] = 0
     colour[doubtful] = -1
     unit[doubtful] = -1
@@ -1214,6 +1269,15 @@ def _off_mix(ab: Floats, start: Floats, tile: Floats, *, past_tile: bool = False
     if not past_tile:
         t = np.minimum(t, 1.0)
     out: Floats = np.linalg.norm(ab - start - t[..., None] * along, axis=-1).astype(np.float32)
+    return out
+
+
+def _toward(lab_points: Floats, body: Floats, tile: Floats) -> Floats:
+    """How much of ``body``'s colour each point shows on the way from bare tile to it: 0 at
+    bare tile, 1 at the body's colour or beyond."""
+    along = body - tile
+    t = ((lab_points - tile) * along).sum(axis=-1) / np.maximum((along * along).sum(axis=-1), 1e-9)
+    out: Floats = np.clip(t, 0.0, 1.0).astype(np.float32)
     return out
 
 
