@@ -268,6 +268,25 @@ def test_a_fingertip_over_a_mineral_slot_and_its_ring_is_not_read_a_token() -> N
     assert next(r for r in tile.slots if r.slot == "mineral4").state is SlotState.UNKNOWN
 
 
+def test_a_glared_card_just_under_1_px_per_mm_leaves_the_printed_colours_to_read() -> None:
+    """Issue 18's pictures drawn apart, seed 25 picture 0 (a cyan cast: grey-world balance
+    over a red-brown mat; two highlights, one over the card): drawn at 1.03 px/mm, its
+    markers measure 0.985. Under 1 px/mm no token's colour was read without the card, and
+    every colour token on the board was unknown; from 0.95 (``SQUARES_LEAST_PX_PER_MM``)
+    they are read against the kit's printed colours, each tile in its own square's light,
+    and nothing in the picture is read wrong."""
+    picture = drawn_apart(0, 25)
+    truth = _Picture(picture)
+    found = recognize(picture.image, expected=tuple(truth.tiles))
+    assert found.px_per_mm is not None and found.px_per_mm < 1.0
+    assert any("tokens are read against the kit's printed colours" in n for n in found.notes)
+    assert truth.misread(found.scan) == []
+    tile = found.scan.tile("S20")
+    assert tile is not None
+    read = {r.slot: r.colour for r in tile.slots}
+    assert [read[f"craft{i}"] for i in (1, 3, 5, 6)] == [Colour.RED] * 4
+
+
 def test_tokens_dropped_by_hand_off_centre_and_turned_are_read(small: State) -> None:
     """Tokens up to 3 mm off their slot's centre and turned up to 10 degrees (issue 18)."""
     placed = dataclasses.replace(CLEAR, token_offset=3.0, token_turn=10.0, seed=2)

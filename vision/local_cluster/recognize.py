@@ -161,7 +161,7 @@ dark one (issue 18's benchmark, new faces: at 0.6-0.84 px/mm in warm JPEG 60 pic
 swatches lay 35-39 apart from the tiles, and a purple claim read blue, a green strike craft
 aqua, a red carrier pink; every picture of 1 px/mm and above lay within 28 then). From
 :data:`SQUARES_LEAST_PX_PER_MM` the tiles' white squares stand in for the card."""
-SQUARES_LEAST_PX_PER_MM = COARSE_PX_PER_MM
+SQUARES_LEAST_PX_PER_MM = 0.95
 """With the card's colours unusable (glare, something over its white patch or half over a
 swatch, its tile swatch :data:`CARD_TILE_APART` from the tiles, or no card in the picture),
 token colours are read
@@ -172,7 +172,11 @@ blue strike craft read empty at 0.93 px/mm; below that, where the card's swatche
 the picture's blur and the printed colours do not, 6 read wrong at 0.51-0.61 px/mm (pink
 claims white, and coarse glyphs). On the tables drawn apart from the recognizer, whose auto
 exposure and lamps take the card's colours in 7 of 42 pictures from 1 px/mm and leave it
-out of one, 2,010 visible slots right became 2,127 of 2,304, none wrong."""
+out of one, 2,010 visible slots right became 2,127 of 2,304, none wrong. (1 px/mm, with
+``COARSE_PX_PER_MM``, until 2026-12-01: drawn apart, seed 25's pictures 0 and 32, drawn at
+1.02-1.03 px/mm with the card under glare, measure 0.985 at their markers, and read no
+token's colour; at 0.95, 81 more visible slots right on that seed, none wrong on fourteen
+seeds drawn apart or the nine sets, whose readings are the same.)"""
 SQUARE_WHITEST = 75
 """The light's colour on a tile's white square is read from its points at or above this
 percentile of their luminance: blur mixes the square's edges with the black marker and the
