@@ -213,6 +213,20 @@ def test_a_token_of_unmistakable_colour_is_read_through_warm_jpegs_spread(small:
     assert len(craft) <= 2, craft
 
 
+def _read_drawn_apart(
+    index: int, seed: int, sector: str
+) -> tuple[Recognition, dict[str, SlotReading]]:
+    """Picture ``index`` of issue 18's pictures drawn apart on ``seed``, read alone: nothing
+    in it read wrong, visible or occluded, and ``sector``'s readings by slot."""
+    picture = drawn_apart(index, seed)
+    truth = _Picture(picture)
+    found = recognize(picture.image, expected=tuple(truth.tiles))
+    assert truth.misread(found.scan) == []
+    tile = found.scan.tile(sector)
+    assert tile is not None
+    return found, {r.slot: r for r in tile.slots}
+
+
 def test_a_neighbours_strike_craft_at_the_edge_of_an_empty_slot_is_not_read_there() -> None:
     """Issue 18's pictures drawn apart, seed 23 picture 34 (1.17 px/mm): S36's red strike
     craft in craft3, by a hand's fingers, lies off-centre toward craft2, which is empty.
@@ -222,13 +236,8 @@ def test_a_neighbours_strike_craft_at_the_edge_of_an_empty_slot_is_not_read_ther
     bare (27 from bare tile in hue, 0.29 of the way to a light token). A spread that wide
     is now allowed only where the inside is plainly no bare tile either
     (``PLAIN_INSIDE``): craft2 is unknown, and nothing in the picture is read wrong."""
-    picture = drawn_apart(34, 23)
-    truth = _Picture(picture)
-    found = recognize(picture.image, expected=tuple(truth.tiles))
-    assert truth.misread(found.scan) == []
-    tile = found.scan.tile("S36")
-    assert tile is not None
-    assert next(r for r in tile.slots if r.slot == "craft2").state is SlotState.UNKNOWN
+    read = _read_drawn_apart(34, 23, "S36")[1]
+    assert read["craft2"].state is SlotState.UNKNOWN
 
 
 def test_a_fingertip_the_colour_of_a_token_on_a_tile_it_hides_is_not_read() -> None:
@@ -240,13 +249,7 @@ def test_a_fingertip_the_colour_of_a_token_on_a_tile_it_hides_is_not_read() -> N
     marker (95, 2, 9) than its own swatch is unknown (``HIDING_LEAST``); the white craft
     beside it, 9 from the hand and 6 from white, are still read, and nothing in the picture
     is read wrong."""
-    picture = drawn_apart(49, 27)
-    truth = _Picture(picture)
-    found = recognize(picture.image, expected=tuple(truth.tiles))
-    assert truth.misread(found.scan) == []
-    tile = found.scan.tile("S47")
-    assert tile is not None
-    read = {r.slot: r for r in tile.slots}
+    read = _read_drawn_apart(49, 27, "S47")[1]
     assert read["craft3"].state is SlotState.UNKNOWN
     assert read["craft2"].colour is read["craft4"].colour is Colour.WHITE
 
@@ -259,13 +262,8 @@ def test_a_fingertip_over_a_mineral_slot_and_its_ring_is_not_read_a_token() -> N
     ring lies beyond where a token may reach, and blur takes only a faint share of a
     token's colour there; the whole of it is something lying over the slot and beyond
     (``HALO_MOST``). mineral4 is unknown, and nothing in the picture is read wrong."""
-    picture = drawn_apart(14, 28)
-    truth = _Picture(picture)
-    found = recognize(picture.image, expected=tuple(truth.tiles))
-    assert truth.misread(found.scan) == []
-    tile = found.scan.tile("S29")
-    assert tile is not None
-    assert next(r for r in tile.slots if r.slot == "mineral4").state is SlotState.UNKNOWN
+    read = _read_drawn_apart(14, 28, "S29")[1]
+    assert read["mineral4"].state is SlotState.UNKNOWN
 
 
 def test_a_glared_card_just_under_1_px_per_mm_leaves_the_printed_colours_to_read() -> None:
@@ -275,16 +273,10 @@ def test_a_glared_card_just_under_1_px_per_mm_leaves_the_printed_colours_to_read
     every colour token on the board was unknown; from 0.95 (``SQUARES_LEAST_PX_PER_MM``)
     they are read against the kit's printed colours, each tile in its own square's light,
     and nothing in the picture is read wrong."""
-    picture = drawn_apart(0, 25)
-    truth = _Picture(picture)
-    found = recognize(picture.image, expected=tuple(truth.tiles))
+    found, read = _read_drawn_apart(0, 25, "S20")
     assert found.px_per_mm is not None and found.px_per_mm < 1.0
     assert any("tokens are read against the kit's printed colours" in n for n in found.notes)
-    assert truth.misread(found.scan) == []
-    tile = found.scan.tile("S20")
-    assert tile is not None
-    read = {r.slot: r.colour for r in tile.slots}
-    assert [read[f"craft{i}"] for i in (1, 3, 5, 6)] == [Colour.RED] * 4
+    assert [read[f"craft{i}"].colour for i in (1, 3, 5, 6)] == [Colour.RED] * 4
 
 
 def test_tokens_dropped_by_hand_off_centre_and_turned_are_read(small: State) -> None:

@@ -1028,6 +1028,8 @@ def decide(
     hidden_tiles = (
         np.concatenate([hidden[v] for v in lit]) if hidden is not None else np.zeros(at, bool)
     )
+    # The colour of what hides each such tile's marker (the picture's bare-tile limits are
+    # every kind's alike).
     hiders = (
         np.concatenate(
             [_hider(layouts[v], lit[v], refs, hidden[v], measured[0].limits) for v in lit]
@@ -1101,7 +1103,8 @@ def _decide_kind(
     m: Measured, glare: Bools, refs: References, hidden: Bools, hider: Floats
 ) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[list[float]]]:
     """Per slot: state (0 unknown, 1 empty, 2 token), colour and unit indices (-1 none),
-    confidence; ``hidden`` marks the tiles whose marker does not show whole."""
+    confidence; ``hidden`` marks the tiles whose marker does not show whole, and ``hider``
+    (T x 3) gives the colour of what hides it (:func:`_hider`; NaN where nothing does)."""
     # Its own colour blurred into a token's ring does not cover it (``covered_other``),
     # but no blur fills two-fifths of the ring: something the colour of its body lies there.
     covered = ((m.covered_other > COVERED_SHARE) & (m.covered_other_points >= m.covered_least)) | (
