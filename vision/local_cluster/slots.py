@@ -891,7 +891,7 @@ def measure(
                 other = bare[v][tile_rows][:, at] * (
                     (_off_mix(ring_lab, body, refs.tile) > HALO_OFF)
                     | (
-                        (_toward(ring_lab, body, refs.tile) >= HALO_MOST)
+                        (_mix_share(ring_lab, body, refs.tile) <= 1 - HALO_MOST)
                         & (np.linalg.norm(body - refs.tile, axis=-1) >= HALO_BODY)
                     )
                 )
@@ -1112,15 +1112,16 @@ def _decide_kind(
     )
     # The share of the whole surround foreign beyond what the picture's noise puts anywhere.
     surround = m.surround_share - m.noise_rate
-    # Neither covered nor under glare; usable with most of the surround bare tile.
-    open_ = ~(covered | glare)
+    # Neither covered nor under glare, with most of the surround bare tile.
+    usable = ~(covered | (surround > SURROUND_COVERED) | glare)
     if not refs.fine and m.kind.kind in ("mineral", "craft"):
-        open_[:] = False
-    usable = open_ & ~(surround > SURROUND_COVERED)
+        usable[:] = False
     # How clear the ring is, beyond the foreign points the picture's noise puts anywhere, and
     # the whole surround (a hand beside the slot, over the ring's sparse points or not).
-    ring_clear = 1 - np.maximum(m.covered_other - m.noise_rate, 0) / COVERED_SHARE
-    clear = np.minimum(ring_clear, 1 - np.maximum(surround, 0) / SURROUND_COVERED)
+    clear = np.minimum(
+        1 - np.maximum(m.covered_other - m.noise_rate, 0) / COVERED_SHARE,
+        1 - np.maximum(surround, 0) / SURROUND_COVERED,
+    )
     own = refs.outline
     if m.kind.kind == "mineral" and refs.mineral_outline > 0:
         own = min(own, refs.mineral_outline)
@@ -1265,22 +1266,22 @@ def _off_mix(ab: Floats, start: Floats, tile: Floats, *, past_tile: bool = False
     light, so a mineral token on a tile takes some of the tile's hue (never its lightness),
     an empty slot mixes the tile's hue with its light outline's, and a token's edge smears
     into the tile around it."""
-    along = tile - start
-    t = np.maximum(
-        ((ab - start) * along).sum(axis=-1) / np.maximum((along * along).sum(axis=-1), 1e-9), 0.0
-    )
+    t = np.maximum(_mix_share(ab, start, tile), 0.0)
     if not past_tile:
         t = np.minimum(t, 1.0)
-    out: Floats = np.linalg.norm(ab - start - t[..., None] * along, axis=-1).astype(np.float32)
+    out: Floats = np.linalg.norm(ab - start - t[..., None] * (tile - start), axis=-1).astype(
+        np.float32
+    )
     return out
 
 
-def _toward(lab_points: Floats, body: Floats, tile: Floats) -> Floats:
-    """How much of ``body``'s colour each point shows on the way from bare tile to it: 0 at
-    bare tile, 1 at the body's colour or beyond."""
-    along = body - tile
-    t = ((lab_points - tile) * along).sum(axis=-1) / np.maximum((along * along).sum(axis=-1), 1e-9)
-    out: Floats = np.clip(t, 0.0, 1.0).astype(np.float32)
+def _mix_share(ab: Floats, start: Floats, tile: Floats) -> Floats:
+    """Where each of ``ab`` lies along the line from ``start``'s colour to bare tile's: 0 at
+    ``start``, 1 at bare tile (below 0 beyond ``start``, above 1 beyond the tile)."""
+    along = tile - start
+    out: Floats = ((ab - start) * along).sum(axis=-1) / np.maximum(
+        (along * along).sum(axis=-1), 1e-9
+    )
     return out
 
 
