@@ -279,6 +279,21 @@ def test_a_glared_card_just_under_1_px_per_mm_leaves_the_printed_colours_to_read
     assert [read[f"craft{i}"].colour for i in (1, 3, 5, 6)] == [Colour.RED] * 4
 
 
+@pytest.mark.parametrize(("index", "seed", "sector"), [(1, 36, "S42"), (25, 37, "S30")])
+def test_a_dark_battleship_whose_glyph_is_darker_than_bare_tile_is_not_read_empty(
+    index: int, seed: int, sector: str
+) -> None:
+    """Issue 18's pictures drawn apart, seed 36 picture 1 and seed 37 picture 25 (0.93 and
+    0.92 px/mm, a dark tile each): a purple battleship in the unit slot, its body and its
+    black disc averaging near bare tile's lightness and hue (the body 34 from the card's
+    purple: no colour), read empty at 0.54 and 0.64 with the slot's outline showing round
+    the token. The disc's centre was 25.5 and 19.3 darker than bare tile, darker than any
+    shadow leaves it (``Bare.darker``, 16): ink, not an empty slot. The unit is unknown,
+    and nothing in either picture is read wrong."""
+    read = _read_drawn_apart(index, seed, sector)[1]
+    assert read["unit"].state is SlotState.UNKNOWN
+
+
 def test_tokens_dropped_by_hand_off_centre_and_turned_are_read(small: State) -> None:
     """Tokens up to 3 mm off their slot's centre and turned up to 10 degrees (issue 18)."""
     placed = dataclasses.replace(CLEAR, token_offset=3.0, token_turn=10.0, seed=2)

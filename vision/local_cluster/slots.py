@@ -17,7 +17,8 @@ UNKNOWN, never a guess (docs/physical-kit.md, "How the camera reads the kit"):
 3. **Empty** only when the slot's inside looks like bare tile in hue and lightness, its
    body is no token's colour, *and* its printed outline shows, along every side (a dark
    sleeve or a dark object may look like bare tile; neither shows the outline, and a
-   token's edge left showing beside a sleeve lifts only one side).
+   token's edge left showing beside a sleeve lifts only one side); a unit slot's middle
+   darker than any shadow leaves bare tile is a glyph's ink, never an empty slot.
 4. **A token** only when its inside is far from bare tile, its body (read at the candidate
    centre least like bare tile: tokens lie off-centre and turned) is even, near one of the
    card's swatches and clearly nearer to it than to any other; a unit's glyph must then fall
@@ -1186,6 +1187,16 @@ def _decide_kind(
         # ...or, away from glare, with its outline showing whole, whatever lies beside it.
         whole = ~glare & (m.contrast_least >= OUTLINE_WHOLE * own)
         empty = (usable | whole) & looks & shows & ~coloured
+        if m.glyph is not None:
+            # A unit slot's centre or middle ring darker than any shadow leaves bare tile
+            # (the samples are lit slot by slot, as the surround's are) is a glyph's ink: a
+            # dark token's body and its black glyph can average to near bare tile's
+            # lightness and hue, bare tile shows no ink (drawn apart, seed 36 picture 1 and
+            # seed 37 picture 25: purple battleships on dark tiles read empty at 0.54 and
+            # 0.64, their glyph's centre 25.5 and 19.3 darker than bare tile; empty slots
+            # read empty on nine sets and three seeds, at most 12.8).
+            above = m.colour[..., 0] - refs.tile[0]
+            empty &= np.maximum(*m.glyph) - above <= m.limits.darker
         if refs.printed:
             empty &= (m.nearest == TILE) & (m.d2 >= PRINTED_BARE)
         toward = np.maximum(m.hue / hue_limit, m.lightness / EMPTY_LIGHT)
