@@ -254,6 +254,17 @@ def test_a_fingertip_the_colour_of_a_token_on_a_tile_it_hides_is_not_read() -> N
     assert read["craft2"].colour is read["craft4"].colour is Colour.WHITE
 
 
+def test_a_fingertip_lighter_than_the_hand_hiding_the_tile_is_not_read_a_token() -> None:
+    """Issue 18's pictures drawn apart, seed 40 picture 40 (1.30 px/mm, no card to read): a
+    pink hand lies over S13's marker, and the tip of one finger, lighter than the rest of
+    the hand, over craft1 (empty, occluded), whose surround lies on the far side; the slot
+    read white at 0.84, the body (97, 3, -1) 7.7 from white and 19 from the hand's median
+    colour. A token as near a twentieth of what hides the marker as its own swatch is
+    unknown (``HIDING_LIKE``): craft1 is, and nothing in the picture is read wrong."""
+    read = _read_drawn_apart(40, 40, "S13")[1]
+    assert read["craft1"].state is SlotState.UNKNOWN
+
+
 def test_a_fingertip_over_a_mineral_slot_and_its_ring_is_not_read_a_token() -> None:
     """Issue 18's pictures drawn apart, seed 28 picture 14 (1.78 px/mm): a pale fingertip
     lies over S29's empty mineral4 (occluded) and 15 % of its ring, its skin near the

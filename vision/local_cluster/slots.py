@@ -138,15 +138,19 @@ px/mm; whatever lies beside, 98 more again, none wrong at any scale; drawn apart
 1818, 11 and 12 with the map, 6 more right, none wrong.)"""
 HIDING_LEAST = 0.05
 """On a tile whose marker does not show whole, what lies over at least this share of its
-bare points is what hides the marker (their median colour, as sampled), and a token whose
-body lies nearer that colour than its own swatch is unknown: a fingertip the colour of a
-token, over a strike-craft slot inside the craft grid, whose surround lies all on the far
-side from the finger, passes every other check. (Issue 18's pictures drawn apart, seed 27
-picture 49: a pale hand over S47, a fingertip over craft3, a yellow craft, read white at
-0.88; and picture 41 of issue 18's benchmark, S39 placed 20 mm off under a finger, its
-empty craft6 read white but for ``LIGHTNESS_FAR``. Mineral tokens keep ``HIDDEN_SURE``:
-their grey lies as near a pale hand as their swatch. On the nine sets read alone, every
-reading the same.)"""
+bare points is what hides the marker (their colours, as sampled)..."""
+HIDING_LIKE = 0.05
+"""...and a token whose body lies as near at least this share of those colours as it lies
+to its own swatch is unknown: a fingertip the colour of a token, over a strike-craft slot
+inside the craft grid, whose surround lies all on the far side from the finger, passes
+every other check. (Issue 18's pictures drawn apart, seed 27 picture 49: a pale hand over
+S47, a fingertip over craft3, a yellow craft, read white at 0.88, the hand's median colour
+nearer the body than white; seed 40 picture 40: a pink hand over S13, its lighter
+fingertip over craft1, empty, read white at 0.84, the hand's median 19 from the body and
+6 of its 66 points (9 %) nearer than white. Picture 41 of issue 18's benchmark: S39
+placed 20 mm off under a finger, its empty craft6 read white but for ``LIGHTNESS_FAR``.
+Mineral tokens keep ``HIDDEN_SURE``: their grey lies as near a pale hand as their
+swatch.)"""
 HIDDEN_SURE = 0.75
 HIDDEN_SURROUND = 0.1
 """On a tile whose marker does not show whole (placed from the prior, or found on the grid:
@@ -1029,15 +1033,13 @@ def decide(
     hidden_tiles = (
         np.concatenate([hidden[v] for v in lit]) if hidden is not None else np.zeros(at, bool)
     )
-    # The colour of what hides each such tile's marker (the picture's bare-tile limits are
-    # every kind's alike).
-    hiders = (
-        np.concatenate(
-            [_hider(layouts[v], lit[v], refs, hidden[v], measured[0].limits) for v in lit]
-        )
-        if hidden is not None and measured
-        else np.full((at, 3), np.nan, np.float32)
-    )
+    # The colours of what hides each such tile's marker (the picture's bare-tile limits are
+    # every kind's alike), each variant's padded to the most bare points any has.
+    hiders = np.full((at, max((len(layouts[v].bare) for v in lit), default=0), 3), np.nan)
+    if hidden is not None and measured:
+        for v in lit:
+            part = _hider(layouts[v], lit[v], refs, hidden[v], measured[0].limits)
+            hiders[starts[v] : starts[v] + len(part), : part.shape[1]] = part
     for m in measured:
         kind = m.kind
         positions = list(kind.positions)
@@ -1083,14 +1085,14 @@ def decide(
 def _hider(
     layout: VariantLayout, lit: Lit, refs: References, hidden: Bools, limits: Bare
 ) -> Floats:
-    """T x 3: the colour of what hides each tile's marker (Lab, as sampled: the median of
-    its bare points that do not look like bare tile), NaN where the marker shows whole or
-    less than ``HIDING_LEAST`` of its bare points lie under anything."""
-    out: Floats = np.full((len(hidden), 3), np.nan, np.float32)
+    """T x N x 3: the colours of what hides each tile's marker (Lab, as sampled: its N bare
+    points that do not look like bare tile; NaN at the others, and at every point where the
+    marker shows whole or less than ``HIDING_LEAST`` of its bare points lie under anything)."""
+    out: Floats = np.full((len(hidden), len(layout.bare), 3), np.nan, np.float32)
     for t in np.nonzero(hidden)[0]:
         under = limits.foreign(lit.lab[t, layout.bare_at], refs.tile)
         if under.mean() >= HIDING_LEAST:
-            out[t] = median(lab(lit.bare_rgb[t][under].astype(np.float32)), axis=0)
+            out[t, under] = lab(lit.bare_rgb[t][under].astype(np.float32))
     return out
 
 
@@ -1105,7 +1107,8 @@ def _decide_kind(
 ) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[list[float]]]:
     """Per slot: state (0 unknown, 1 empty, 2 token), colour and unit indices (-1 none),
     confidence; ``hidden`` marks the tiles whose marker does not show whole, and ``hider``
-    (T x 3) gives the colour of what hides it (:func:`_hider`; NaN where nothing does)."""
+    (T x N x 3) gives the colours of what hides it (:func:`_hider`; NaN where nothing
+    does)."""
     # Its own colour blurred into a token's ring does not cover it (``covered_other``),
     # but no blur fills two-fifths of the ring: something the colour of its body lies there.
     covered = ((m.covered_other > COVERED_SHARE) & (m.covered_other_points >= m.covered_least)) | (
@@ -1244,11 +1247,16 @@ def _decide_kind(
     sure = np.where(state > 0, np.clip(sure, 0.05, 1.0), 0.0)
     # What hides a tile's marker may be what its slot reads (HIDDEN_SURROUND).
     doubtful = hidden[:, None] & (state == 2) & (sure < HIDDEN_SURE) & (surround > HIDDEN_SURROUND)
-    # ...and a token's colour nearer the colour of what hides the marker than its swatch's.
-    if m.kind.kind != "mineral":
+    # ...and a token's colour as near HIDING_LIKE of what hides the marker as its swatch.
+    rows = np.nonzero((state == 2).any(axis=1) & ~np.isnan(hider[:, :, 0]).all(axis=1))[0]
+    if m.kind.kind != "mineral" and len(rows):
+        over = hider[rows]
         with np.errstate(invalid="ignore"):
-            like = np.linalg.norm(m.colour - hider[:, None], axis=2) < m.d1
-        doubtful |= (state == 2) & like
+            near = np.linalg.norm(over[:, None] - m.colour[rows][:, :, None], axis=3)
+        like = (near < m.d1[rows][..., None]).sum(axis=2) >= HIDING_LIKE * np.maximum(
+            (~np.isnan(over[:, :, 0])).sum(axis=1), 1
+        )[:, None]
+        doubtful[rows] |= (state[rows] == 2) & like
     state[doubtful] = 0
     colour[doubtful] = -1
     unit[doubtful] = -1
