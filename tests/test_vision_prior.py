@@ -534,8 +534,8 @@ def test_a_fingers_edge_along_a_side_does_not_place_a_moved_tile(
     assert _carried_slots(case)[1] == []
     monkeypatch.setattr(tile_edges, "ACROSS_LEAST", 4)
     # The lightness check (``slots.LIGHTNESS_FAR``) also leaves craft6 unknown, and so does
-    # its colour, nearer the finger's over the marker than the card's white
-    # (``slots.HIDING_LEAST``).
+    # its colour, as near the finger's over the marker as the card's white
+    # (``slots.HIDING_LEAST``, ``HIDING_LIKE``).
     monkeypatch.setattr(slots, "LIGHTNESS_FAR", 100.0)
     monkeypatch.setattr(slots, "HIDING_LEAST", float("inf"))
     case = _benchmark_picture(41, moved, craft=True)

@@ -245,10 +245,10 @@ def test_a_fingertip_the_colour_of_a_token_on_a_tile_it_hides_is_not_read() -> N
     hand lies over S47's marker, and one fingertip over craft3 (a yellow strike craft, the
     slot occluded) reads (96, 2, 9) in Lab, 5.8 from the card's white. The slot sits inside
     the craft grid, its surround all on the side away from the finger, and it was read white
-    at 0.88. On a tile whose marker does not show whole, a colour nearer what hides the
-    marker (95, 2, 9) than its own swatch is unknown (``HIDING_LEAST``); the white craft
-    beside it, 9 from the hand and 6 from white, are still read, and nothing in the picture
-    is read wrong."""
+    at 0.88. On a tile whose marker does not show whole, a colour as near a twentieth of
+    what hides the marker (its median (95, 2, 9)) as its own swatch is unknown
+    (``HIDING_LEAST``, ``HIDING_LIKE``); the white craft beside it, 9 from the hand's median
+    and 6 from white, are still read, and nothing in the picture is read wrong."""
     read = _read_drawn_apart(49, 27, "S47")[1]
     assert read["craft3"].state is SlotState.UNKNOWN
     assert read["craft2"].colour is read["craft4"].colour is Colour.WHITE

@@ -1196,8 +1196,8 @@ def _decide_kind(
             # dark token's body and its black glyph can average to near bare tile's
             # lightness and hue, bare tile shows no ink (drawn apart, seed 36 picture 1 and
             # seed 37 picture 25: purple battleships on dark tiles read empty at 0.54 and
-            # 0.64, their glyph's centre 25.5 and 19.3 darker than bare tile; empty slots
-            # read empty on nine sets and three seeds, at most 12.8).
+            # 0.64, their glyph's centre 25.5 and 19.3 darker than bare tile; the empty
+            # slots read empty on five of the nine sets and three seeds, at most 12.8).
             above = m.colour[..., 0] - refs.tile[0]
             empty &= np.maximum(*m.glyph) - above <= m.limits.darker
         if refs.printed:
