@@ -1035,7 +1035,8 @@ def decide(
     )
     # The colours of what hides each such tile's marker (the picture's bare-tile limits are
     # every kind's alike), each variant's padded to the most bare points any has.
-    hiders = np.full((at, max((len(layouts[v].bare) for v in lit), default=0), 3), np.nan)
+    most = max((len(layouts[v].bare) for v in lit), default=0)
+    hiders = np.full((at, most, 3), np.nan, np.float32)
     if hidden is not None and measured:
         for v in lit:
             part = _hider(layouts[v], lit[v], refs, hidden[v], measured[0].limits)
@@ -1248,14 +1249,13 @@ def _decide_kind(
     # What hides a tile's marker may be what its slot reads (HIDDEN_SURROUND).
     doubtful = hidden[:, None] & (state == 2) & (sure < HIDDEN_SURE) & (surround > HIDDEN_SURROUND)
     # ...and a token's colour as near HIDING_LIKE of what hides the marker as its swatch.
-    rows = np.nonzero((state == 2).any(axis=1) & ~np.isnan(hider[:, :, 0]).all(axis=1))[0]
+    under = ~np.isnan(hider[:, :, 0])  # T x N: the points something lies over
+    rows = np.nonzero((state == 2).any(axis=1) & under.any(axis=1))[0]
     if m.kind.kind != "mineral" and len(rows):
-        over = hider[rows]
         with np.errstate(invalid="ignore"):
-            near = np.linalg.norm(over[:, None] - m.colour[rows][:, :, None], axis=3)
-        like = (near < m.d1[rows][..., None]).sum(axis=2) >= HIDING_LIKE * np.maximum(
-            (~np.isnan(over[:, :, 0])).sum(axis=1), 1
-        )[:, None]
+            near = np.linalg.norm(hider[rows][:, None] - m.colour[rows][:, :, None], axis=3)
+        count = under[rows].sum(axis=1)[:, None]
+        like = (near < m.d1[rows][..., None]).sum(axis=2) >= HIDING_LIKE * count
         doubtful[rows] |= (state[rows] == 2) & like
     state[doubtful] = 0
     colour[doubtful] = -1
