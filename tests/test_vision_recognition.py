@@ -305,6 +305,37 @@ def test_a_dark_battleship_whose_glyph_is_darker_than_bare_tile_is_not_read_empt
     assert read["unit"].state is SlotState.UNKNOWN
 
 
+@pytest.mark.parametrize("slot", ["mineral1", "mineral3"])
+def test_a_finger_ending_in_a_slot_at_the_tiles_edge_runs_on_past_it(slot: str) -> None:
+    """Issue 18's pictures drawn apart, seed 55 picture 13 (1.04 px/mm): the palest hand's
+    fingers come in over S8's edge and end in its empty mineral1 and mineral3 (occluded),
+    which read as tokens at 0.05 and 0.46. Those slots' zones reach the tile's edge, where
+    no surround is looked at, so nothing said they were covered. A token ends within its
+    zone; the circle just beyond it (``KindProbes.guard``, on the tile) showed the body's
+    colour at 0.37 and 0.38 of its points (7 of 19, 3 of 8): a finger runs on
+    (``slots.GUARD_SHARE``). Both are unknown, and nothing in the picture is read wrong."""
+    read = _read_drawn_apart(13, 55, "S8")[1]
+    assert read[slot].state is SlotState.UNKNOWN
+
+
+@pytest.mark.parametrize(
+    ("index", "seed", "sector", "slot"), [(11, 57, "S23", "craft3"), (51, 53, "S7", "mineral4")]
+)
+def test_a_token_lit_more_than_the_shade_round_its_slot_is_not_read(
+    index: int, seed: int, sector: str, slot: str
+) -> None:
+    """Issue 18's pictures drawn apart: seed 57 picture 11 (1.45 px/mm), a pink strike craft
+    on S23, its surround at 0.19 of bare tile (a person's shadow over a tile printed dark),
+    read white at 0.85: made up for as that shade, its red channel came to 2.9 times the
+    card's white. Seed 53 picture 51 (1.17 px/mm): a pale fingertip, lit from above, over
+    S7's empty mineral4 at the tile's edge, whose surround lies in the hand's shadow (0.53
+    of bare tile), read as a token at 1.00. Neither lay in the shade its surround shows,
+    beyond the shade its tile's slots show at the median (``slots.OVER_WHITE``): each is
+    unknown, and nothing in either picture is read wrong."""
+    read = _read_drawn_apart(index, seed, sector)[1]
+    assert read[slot].state is SlotState.UNKNOWN
+
+
 def test_tokens_dropped_by_hand_off_centre_and_turned_are_read(small: State) -> None:
     """Tokens up to 3 mm off their slot's centre and turned up to 10 degrees (issue 18)."""
     placed = dataclasses.replace(CLEAR, token_offset=3.0, token_turn=10.0, seed=2)
@@ -1982,10 +2013,13 @@ def test_a_slot_darker_than_any_shadow_is_unknown(monkeypatch: pytest.MonkeyPatc
     """Issue 18's benchmark, a held-out warm set (seed 73), picture 20 (0.96 px/mm): a dark
     hand lies over S14, placed from the prior, and its mineral1 slot's surround is at 0.05
     of bare tile's light. No hand's shadow is that deep (``SHADOW_DEEPEST``): unknown. Made
-    up for as a shadow, the empty slot read "token" at 0.93."""
+    up for as a shadow, the empty slot read "token" at 0.93 (what the hand shows there,
+    made up for, is also far lighter than the card's white: ``OVER_WHITE`` leaves it
+    unknown as well, and is set aside here)."""
     board = boards(21, seed=73, harsh="warm")[20]
     _read_unknown_with_its_prior(board, "S14", "mineral1")
     monkeypatch.setattr(slots, "SHADOW_DEEPEST", 0.0)
+    monkeypatch.setattr(slots, "OVER_WHITE", float("inf"))
     rendered = benchmark_picture(board)[0]
     assert rendered.tiles["S14"].slots["mineral1"].describe() == "empty"
     found = recognize(rendered.image, expected=list(rendered.tiles), prior=clear_prior(board))

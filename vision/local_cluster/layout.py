@@ -32,6 +32,7 @@ from vision.local_cluster.kit import Kit, SlotSpec
 
 Matrix = npt.NDArray[np.float64]
 Floats = npt.NDArray[np.float32]
+Bools = npt.NDArray[np.bool_]
 Indices = npt.NDArray[np.intp]
 
 STEP = 1.25
@@ -59,6 +60,7 @@ LABEL_CLEAR = 2.0
 """The label's box, grown by this (mm), is not bare tile."""
 INNER_CLEAR = 0.8
 BESIDE = 3.0
+"""How far either side of an outline its background is looked at (mm)."""
 STRIP_STEP = 1.5
 OUTLINE_STEP = 1.6
 """Outlines are read at points this far apart (mm)."""
@@ -68,7 +70,14 @@ FIELD_THIN = 6
 """Every this many field points is enough."""
 FIELD_CLEAR = 4.0
 """How far (mm) a field point keeps from a zone, the white square, the edge, the label."""
-"""How far either side of an outline its background is looked at (mm)."""
+GUARD_GAP = 0.8
+"""How far (mm) beyond the circle about a slot's zone its guard lies (:func:`guard_radius`)."""
+GUARD_STEP = 2.0
+"""Guard points are this far apart (mm)."""
+GUARD_EDGE = 2.5
+"""Guard points count only this far (mm) inside the tile's cut, on its face: nearer lies
+its edge line (the slot-line colour), and a tile cut or posed a little off shows the table
+there."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -107,6 +116,15 @@ class KindProbes:
     cover: Floats
     """S x N: averaging weights over the part of each surround nearest its zone (within
     ``COVER_REACH`` mm of it): what lies over the slot reaches there first."""
+    guard: Indices
+    """S x G: points on a circle about each slot's centre just beyond where any token in
+    it reaches (``GUARD_GAP`` mm past its zone's circumscribed circle): a token ends
+    before them, a finger ending in the slot runs on across them..."""
+    guard_on: Bools
+    """S x G: ...of which these count, and are sampled (the others name a point that is
+    not): on the tile's face (``GUARD_EDGE`` inside its cut; beyond lie its edge line and
+    the table, of any colour: a white cloth is a mineral's), and not as near another slot
+    as its own guard (a token there may reach them)."""
 
     @functools.cached_property
     def ring(self) -> Floats:
@@ -186,6 +204,22 @@ def zone_inradius(kit: Kit, slot: SlotSpec) -> float:
     """How far from the slot's centre its zone reaches, measured like its inradius: the
     token's inradius, plus the placement offset, plus the blur of its edge."""
     return kit.token(slot).inradius + kit.placement_offset + EDGE_BLUR
+
+
+def guard_radius(kit: Kit, slot: SlotSpec) -> float:
+    """The radius (mm) of the circle about ``slot``'s centre its guard lies on: past the
+    farthest any token in it reaches (its circumradius, whichever way it is turned, plus the
+    placement offset and the blur of its edge), by ``GUARD_GAP``."""
+    token = kit.token(slot)
+    corner = {"triangle": 1.0, "hexagon": 1 / math.cos(math.radians(30))}.get(token.shape, 1.0)
+    return token.radius * corner + kit.placement_offset + EDGE_BLUR + GUARD_GAP
+
+
+def _circle(centre: tuple[float, float], radius: float) -> Matrix:
+    """Points about ``GUARD_STEP`` apart on a circle."""
+    count = max(12, round(2 * math.pi * radius / GUARD_STEP))
+    t = np.arange(count) * 2 * math.pi / count
+    return np.stack([centre[0] + radius * np.cos(t), centre[1] + radius * np.sin(t)], 1)
 
 
 def _inside_distance(slot: SlotSpec, x: Matrix, y: Matrix, inradius: float) -> Matrix:
@@ -284,7 +318,7 @@ def _without(full: VariantLayout, kinds: tuple[str, ...]) -> VariantLayout:
         return full
     keep = np.ones(len(full.points), bool)
     for k in dropped:
-        for indices in (k.region, k.outline, k.beside):
+        for indices in (k.region, k.outline, k.beside, k.guard):
             keep[indices.ravel()] = False
     renumber = np.cumsum(keep) - 1
     assert keep[: full.lab_from].all() and keep[full.bare].all()
@@ -299,6 +333,7 @@ def _without(full: VariantLayout, kinds: tuple[str, ...]) -> VariantLayout:
             region=moved(k.region),
             outline=moved(k.outline),
             beside=moved(k.beside),
+            guard=moved(k.guard),
         )
         for k in kept
     )
@@ -376,9 +411,11 @@ def _layout(kit: Kit, variant: int, extra: float) -> VariantLayout:
         ]
     )
     owner_parts.append(np.argmax(depth, axis=0).astype(np.intp))
+
     offset = kit.placement_offset
     centres = _lattice((0.0, 0.0), offset + 1e-6)
-    per_slot: dict[int, tuple[Indices, Indices, Indices, Indices, Indices]] = {}
+    per_slot: dict[int, tuple[Indices, Indices, Indices, Indices, Indices, Indices]] = {}
+    guard_on: dict[int, Bools] = {}
     shapes: dict[str, tuple[Floats, Floats | None, Floats | None, Indices]] = {}
     for position, slot in enumerate(slots):
         token = kit.token(slot)
@@ -396,14 +433,38 @@ def _layout(kit: Kit, variant: int, extra: float) -> VariantLayout:
         region = add(region_points)
         outline = add(outline_points(slot, slot.inradius))
         beside = add(outline_points(slot, slot.inradius + BESIDE))
-        owner_parts.append(np.full(len(region) + len(outline) + len(beside), position, np.intp))
+        ring = _circle(slot.centre, guard_radius(kit, slot))
+        alone = np.all(
+            [
+                np.hypot(*(ring - other.centre).T) > guard_radius(kit, other)
+                for other in slots
+                if other is not slot
+            ],
+            axis=0,
+        )
+        on = alone & (np.abs(ring).max(axis=1) <= half - GUARD_EDGE)
+        # Only the points that count are sampled; the others name the slot's first point
+        # (never counted), so every slot of a kind has a guard of one length.
+        guard = np.full(len(ring), region[0], np.intp)
+        guard[on] = add(ring[on])
+        guard_on[position] = on
+        owner_parts.append(
+            np.full(len(region) + len(outline) + len(beside) + int(on.sum()), position, np.intp)
+        )
         near = np.nonzero(depth[position] >= 0)[0]
         if len(near) < SURROUND_LEAST:  # hemmed in by other zones: the bare tile nearest it
             near = np.argsort(-depth[position])[:SURROUND_LEAST]
         close = near[depth[position][near] >= SURROUND - COVER_REACH]
         if len(close) < COVER_LEAST:
             close = near[np.argsort(-depth[position][near])[:COVER_LEAST]]
-        per_slot[position] = (region, outline, beside, bare[np.sort(near)], bare[np.sort(close)])
+        per_slot[position] = (
+            region,
+            outline,
+            beside,
+            bare[np.sort(near)],
+            bare[np.sort(close)],
+            guard,
+        )
         if slot.kind not in shapes:
             body = _weights(relative, centres, low, high)
             glyph_centre = glyph_middle = None
@@ -459,6 +520,8 @@ def _layout(kit: Kit, variant: int, extra: float) -> VariantLayout:
                 weights,
                 planes,
                 cover,
+                np.stack([per_slot[p][5] for p in positions]),
+                np.stack([guard_on[p] for p in positions]),
             )
         )
     everything = np.concatenate(points)

@@ -7,7 +7,9 @@ UNKNOWN, never a guess (docs/physical-kit.md, "How the camera reads the kit"):
 1. **The light around it.** The bare tile around a slot says whether glare adds light there
    (taken off the slot's samples; too much, and the slot is unknown), whether more glare
    was taken off its whole tile than falls there (given back), or a shadow takes some away
-   (made up for; a shade deeper than any shadow, and the slot is unknown).
+   (made up for; a shade deeper than any shadow, and the slot is unknown; so too when its
+   token, made up for beyond its tile's usual shade, reads lighter than the card's white:
+   it did not lie in that shade).
 2. **Covered?** Its surround's ring nearest the slot's zone must then look like printed
    tile: not lighter (a hand, a card), not darker than a shadow leaves it, not another hue,
    beyond what the picture's own noise puts there; and most of its whole surround must.
@@ -22,9 +24,10 @@ UNKNOWN, never a guess (docs/physical-kit.md, "How the camera reads the kit"):
 4. **A token** only when its inside is far from bare tile, its body (read at the candidate
    centre least like bare tile: tokens lie off-centre and turned) is even, near one of the
    card's swatches and clearly nearer to it than to any other; a unit's glyph must then fall
-   clearly inside one glyph's rule. A mineral is told from bare tile by its lightness; an
-   empty mineral slot's body must still lie in hue on the line from the card's white
-   through bare tile (``MINERAL_EMPTY_HUE``: a finger over it does not).
+   clearly inside one glyph's rule; and its colour must not run on past where any token in
+   its slot ends (a finger ending there does). A mineral is told from bare tile by its
+   lightness; an empty mineral slot's body must still lie in hue on the line from the
+   card's white through bare tile (``MINERAL_EMPTY_HUE``: a finger over it does not).
 """
 
 from __future__ import annotations
@@ -65,6 +68,21 @@ noise and an outline say. The slot is unknown. (Issue 18's benchmark, a warm set
 anew, seed 73, picture 20 at 0.96 px/mm: the prior placed a tile under a dark hand, its mineral1
 slot's surround at 0.05 of bare tile, and the empty slot read "token" at 0.93. On fifteen
 sets from 1 px/mm one mineral fewer right, read at 0.05; at 0.1 and 0.2 the same.)"""
+OVER_WHITE = 1.5
+OVER_SHARE = 0.2
+"""A slot whose shade was made up for, with this share of its points then lighter than the
+card's white by half again (``OVER_WHITE`` times it) in some channel, beyond the shade the
+tile's slots show at the median, was not in that shade: what lies there is lit more than
+the tile round it (a fingertip lit from above its hand's shadow; a token past a shadow's
+edge) and is not read (drawn apart, seed 53 picture 51: a fingertip over an empty mineral
+slot, its surround at 0.53 of bare tile, read as a token at 1.00; seed 57 picture 11: a
+pink strike craft whose surround lay at 0.19, read white at 0.85, its red made up for to
+2.9 times the card's white). Without the median, a tile printed darker than the kit says
+reads as a shade at every slot, under which its light tokens lie as lit as the white
+square: with the guard below, 104 right readings fewer on the fourteen seeds drawn apart,
+10 of them on seed 11. At 1.1, light
+claims and units lit a little more than their surround were lost as well: 35 right
+readings on the ``hands`` set 13 alone; at 1.5, one)."""
 LEVEL_CLIP = 3.0
 VEIL_ABOVE = 2.0
 """Where most of a slot's surround lies under a highlight's veil, its points count up to
@@ -445,6 +463,19 @@ GLYPH_LEAST_COARSE = 11.0
 """...and this much in a picture too coarse for small things (``References.fine``), where a
 carrier's light hole is a pixel or two and blur fills it: a blue carrier at 0.62 px/mm read
 as a battleship with its ink 10.0 darker (issue 18's benchmark, warm set 73, picture 23)."""
+GUARD_LIKE = 12.0
+"""A guard point this near (Lab) a token's body, and unlike bare tile, looks like it."""
+GUARD_SHARE = 0.25
+GUARD_LEAST = 2
+"""A token whose guard (``KindProbes.guard``) shows its body's colour at this share of its
+points, and at least this many, runs on past its slot: a finger ending there, not a token
+(unknown). The slots along a tile's edge have no surround on that side, and a finger
+coming in over the edge crosses nothing else looked at (drawn apart, seed 55 picture 13:
+fingertips in two empty mineral slots read as tokens at 0.05 and 0.46, their guard's
+points 0.37 and 0.38 like the body). Of the 6,530 tokens read right on four seeds drawn
+apart (21-24), counting the table beyond the cut as well, 16 reached 0.25, all minerals by
+a tile's edge (a white cloth is a mineral's colour); the nine of them looked at again on
+the tile's face alone lay below 0.15."""
 GLYPHS = {
     (True, False): UnitType.DESTROYER,
     (True, True): UnitType.BATTLESHIP,
@@ -598,11 +629,22 @@ def light(
         # ...and at each slot's centre, for :func:`tinted` and the deepest shade.
         lifts[variant], gains[variant] = _lift_and_gain(planes[:, :, 0], bare, taken)
         glare[variant] = (planes[:, :, 0] - bare > GLARE_MOST) | (gains[variant] < SHADOW_DEEPEST)
+        # Each tile's median slot's gain: a tile printed darker than the kit says reads as a
+        # shade at every slot, under which its light tokens lie as lit as the white square.
+        printed = median(gains[variant], axis=1)
         # The surround's median above bare tile plus what is left of GLARE_ALL_MOST once its
         # tile's glare is taken off: more than half its points lie above that.
         bright = (seen > (bare + GLARE_ALL_MOST - taken)[:, None]).astype(np.float32)
         for kind in layout.kinds:
             glare[variant][:, list(kind.positions)] |= bright @ kind.surround.T > 0.5
+            # A slot in shade whose points, made up for, read lighter than the card's white
+            # (only the slots in shade are looked at: few are).
+            tiles, slots = np.nonzero(gains[variant][:, list(kind.positions)] < 1)
+            if len(tiles):
+                made_up = corrected[variant][tiles[:, None], kind.region[slots] - layout.lab_from]
+                made_up = made_up.max(axis=2) * printed[tiles, None]
+                over = (made_up > OVER_WHITE).mean(axis=1) > OVER_SHARE
+                glare[variant][tiles, np.asarray(kind.positions)[slots]] |= over
     flat = lab(np.concatenate([c.reshape(-1, 3) for c in corrected.values()]).astype(np.float32))
     out = {}
     start = 0
@@ -795,6 +837,11 @@ class Measured:
     """How much darker than the token its glyph's centre disc and middle ring are."""
     seen: Bools
     """T: the tiles found by their own marker (:func:`measure`'s ``seen``)."""
+    guard_like: Floats
+    """The share of each slot's guard points that count (``KindProbes.guard_on``) that look
+    like its body (within :data:`GUARD_LIKE`)..."""
+    guard_count: Floats
+    """...and how many points that is."""
     limits: Bare = Bare()
     """How far from bare tile a point may look on this picture."""
     noise_rate: float = 0.0
@@ -928,6 +975,12 @@ def measure(
                 colour[..., 0] - (kind.glyph_centre[best] * values).sum(axis=2),
                 colour[..., 0] - (kind.glyph_middle[best] * values).sum(axis=2),
             )
+        guard_like, guard_count = _guard(
+            [(lit[v].lab[:, k.guard], k) for v, k in zip(lit, probes, strict=True)],
+            colour,
+            limits,
+            refs.tile,
+        )
         del name
         rings.append(ring_points)
         out.append(
@@ -952,6 +1005,8 @@ def measure(
                 d[..., 1],
                 glyph,
                 rows_seen,
+                guard_like,
+                guard_count,
                 limits,
             )
         )
@@ -967,6 +1022,26 @@ def measure(
         dataclasses.replace(m, covered_least=least[ring], noise_rate=rate)
         for m, ring in zip(out, rings, strict=True)
     ]
+
+
+def _guard(
+    parts: list[tuple[Floats, KindProbes]], colour: Floats, limits: Bare, tile: Floats
+) -> tuple[Floats, Floats]:
+    """T x S each: the share of each slot's guard points that count (``guard_on``) and look
+    like its body (``colour``, T x S x 3) but not like bare tile (``limits``), and how many
+    they are; ``parts`` gives each variant's guard points as sampled (T x S x G x 3) and its
+    probes."""
+    shares, counts = [], []
+    first = 0
+    for seen, probes in parts:
+        body = colour[first : first + len(seen)]
+        first += len(seen)
+        like = np.linalg.norm(seen - body[:, :, None, :], axis=3) <= GUARD_LIKE
+        like &= limits.foreign(seen, tile)
+        count = (like & probes.guard_on[None]).sum(axis=2).astype(np.float32)
+        shares.append(count / np.maximum(probes.guard_on.sum(axis=1), 1))
+        counts.append(count)
+    return np.concatenate(shares), np.concatenate(counts)
 
 
 def _least_part(on: Floats, parts: int) -> Floats:
@@ -1257,6 +1332,9 @@ def _decide_kind(
         count = under[rows].sum(axis=1)[:, None]
         like = (near < m.d1[rows][..., None]).sum(axis=2) >= HIDING_LIKE * count
         doubtful[rows] |= (state[rows] == 2) & like
+    # ...and a token whose colour runs on past where any token in its slot ends: a finger
+    # ending there (or over what is there).
+    doubtful |= (state == 2) & (m.guard_like >= GUARD_SHARE) & (m.guard_count >= GUARD_LEAST)
     state[doubtful] = 0
     colour[doubtful] = -1
     unit[doubtful] = -1
