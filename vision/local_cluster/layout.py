@@ -411,7 +411,6 @@ def _layout(kit: Kit, variant: int, extra: float) -> VariantLayout:
         ]
     )
     owner_parts.append(np.argmax(depth, axis=0).astype(np.intp))
-
     offset = kit.placement_offset
     centres = _lattice((0.0, 0.0), offset + 1e-6)
     per_slot: dict[int, tuple[Indices, Indices, Indices, Indices, Indices, Indices]] = {}

@@ -80,9 +80,9 @@ pink strike craft whose surround lay at 0.19, read white at 0.85, its red made u
 2.9 times the card's white). Without the median, a tile printed darker than the kit says
 reads as a shade at every slot, under which its light tokens lie as lit as the white
 square: with the guard below, 104 right readings fewer on the fourteen seeds drawn apart,
-10 of them on seed 11. At 1.1, light
-claims and units lit a little more than their surround were lost as well: 35 right
-readings on the ``hands`` set 13 alone; at 1.5, one)."""
+10 of them on seed 11 (with it, 17). At 1.1, light claims and units lit a little more
+than their surround were lost as well: 35 right readings on the ``hands`` set 13 alone;
+at 1.5, one."""
 LEVEL_CLIP = 3.0
 VEIL_ABOVE = 2.0
 """Where most of a slot's surround lies under a highlight's veil, its points count up to
