@@ -535,9 +535,11 @@ def test_a_fingers_edge_along_a_side_does_not_place_a_moved_tile(
     monkeypatch.setattr(tile_edges, "ACROSS_LEAST", 4)
     # The lightness check (``slots.LIGHTNESS_FAR``) also leaves craft6 unknown, and so does
     # its colour, as near the finger's over the marker as the card's white
-    # (``slots.HIDING_LEAST``, ``HIDING_LIKE``).
+    # (``slots.HIDING_LEAST``, ``HIDING_LIKE``); craft5's white runs on past the slot
+    # along the finger (``slots.GUARD_SHARE``).
     monkeypatch.setattr(slots, "LIGHTNESS_FAR", 100.0)
     monkeypatch.setattr(slots, "HIDING_LEAST", float("inf"))
+    monkeypatch.setattr(slots, "GUARD_SHARE", float("inf"))
     case = _benchmark_picture(41, moved, craft=True)
     assert "S39" in case.found.scan.sectors
     assert _carried_slots(case)[1] == ["S39 craft5: white", "S39 craft6: white"]

@@ -839,7 +839,7 @@ class Measured:
     """T: the tiles found by their own marker (:func:`measure`'s ``seen``)."""
     guard_like: Floats
     """The share of each slot's guard points that count (``KindProbes.guard_on``) that look
-    like its body (within :data:`GUARD_LIKE`)..."""
+    like its body (within :data:`GUARD_LIKE`) and unlike bare tile..."""
     guard_count: Floats
     """...and how many points that is."""
     limits: Bare = Bare()
