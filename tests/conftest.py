@@ -243,9 +243,21 @@ def claimed() -> Callable[[State], dict[str, str]]:
 # -- Browser tests (tests/test_web_*browser.py) ------------------------------------------------
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Each phase's report kept on the test (``rep_call``), for fixtures that look at it."""
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report
+
+
 @pytest.fixture
-def browser() -> Iterator[Any]:
-    """Debian's Chromium, headless, driven by Playwright (never `playwright install`)."""
+def browser(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright (never `playwright install`).
+
+    When the test fails, every page still open is saved to test-artifacts/ as it stood (its
+    HTML and a screenshot, named after the test): a step that timed out on a loaded machine
+    shows what the page held instead."""
     from playwright.sync_api import sync_playwright
     from web_helpers import CHROMIUM, CHROMIUM_ARGS
 
@@ -253,8 +265,26 @@ def browser() -> Iterator[Any]:
         chromium = play.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             yield chromium
+            call = getattr(request.node, "rep_call", None)
+            if call is not None and call.failed:
+                _save_pages(chromium, request.node.name)
         finally:
             chromium.close()
+
+
+def _save_pages(chromium: Any, name: str) -> None:
+    artifacts = Path(__file__).resolve().parent.parent / "test-artifacts"
+    artifacts.mkdir(exist_ok=True)
+    pages = [page for context in chromium.contexts for page in context.pages]
+    for number, page in enumerate(pages, start=1):
+        stem = artifacts / f"failed-{name}-page{number}"
+        try:
+            stem.with_suffix(".html").write_text(f"<!-- {page.url} -->\n{page.content()}")
+            page.screenshot(path=str(stem.with_suffix(".png")), full_page=True, timeout=10_000)
+        except Exception as error:  # a page that crashed: say so, and save the others
+            print(f"{stem.name}: not saved ({error})", file=sys.stderr)
+        else:
+            print(f"saved {stem.name}.html and .png", file=sys.stderr)
 
 
 # -- DATC summary line (Cosmic Cluster's Diplomacy engine, tests/test_datc.py) --------------

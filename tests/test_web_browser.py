@@ -27,6 +27,8 @@ pytestmark = [
 WAIT_MS = 30_000
 """How long a step may wait for the page: generous, since CI machines may be loaded."""
 LONG_WAIT_MS = 45_000
+TAP_SHOWS_MS = 10_000
+"""How long a tap's own effect (drawn by the page's script, no server) may take to show."""
 
 
 @pytest.fixture
@@ -164,6 +166,45 @@ def test_the_phone_warns_and_vibrates_30_seconds_before_the_deadline_with_orders
             _wait_stage(phone, "command", 1)
             phone.wait_for_selector("#deadline-warning:not([hidden])")
             assert phone.evaluate("window.buzzes.length") == 1
+
+
+COUNT_UPDATES = """
+window.updates = 0;
+document.addEventListener("panel", () => { window.updates += 1; });
+"""
+
+
+def test_a_tap_still_counts_when_a_live_update_lands_between_press_and_lift(
+    browser, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """A player presses a unit while a live update arrives (here her own orders, stored a
+    moment before, as after tapping Set order) and lifts the finger after it: the tap opens
+    that unit's orders. The update kept the orders section, but took it out of the page and
+    put it back; Chromium then gave the click to what was left, and the tap did nothing
+    (the whole-game test above lost its Advance so on a loaded CI machine)."""
+    with TableService(Storage(tmp_path / "t.db")) as service:
+        table_id, _ = new_table(service)
+        tokens = [service.join(table_id, seat, name) for seat, name in ((1, "Ann"), (2, "Bob"))]
+        service.choose(table_id, 2, {"colour": "blue", "home": "S10"})
+        service.choose(table_id, 1, {"colour": "red", "home": "S21"})
+        service.skip(table_id)  # discussion -> orders
+        with live_server(make_app(service)) as base:
+            phone = _phone(browser, base)
+            phone.add_init_script(COUNT_UPDATES)
+            phone.goto(f"{base}/t/{table_id}/rejoin/1/{tokens[0]}")
+            _wait_stage(phone, "command", 1)
+            phone.wait_for_selector('#panel[data-connected="yes"]')
+            unit = phone.locator(".unit-button").first
+            unit.scroll_into_view_if_needed()
+            box = unit.bounding_box()
+            assert box is not None
+            before = phone.evaluate("window.updates")
+            phone.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            phone.mouse.down()
+            service.submit(table_id, 1, "")  # Ann's orders, stored: her phone is brought up to date
+            phone.wait_for_function(f"window.updates > {before}")
+            phone.mouse.up()
+            phone.wait_for_selector(".builder:not([hidden]) .kinds button", timeout=TAP_SHOWS_MS)
 
 
 RECORD_AUDIO = """

@@ -42,11 +42,25 @@
   function swap(html) {
     const fresh = document.createElement("div");
     fresh.innerHTML = html;
+    // What is kept (data-keep-key) stays in the page where it can: a node taken out and put
+    // back, even at once, loses a tap pressed on it before and lifted after (Chromium gives
+    // the click to what stayed). A kept part of the panel's own is left in place and the
+    // fresh parts put round it; one inside another part is moved into the fresh one.
+    const inPlace = new Map();
     fresh.querySelectorAll("[data-keep-key]").forEach(function (node) {
       const old = panel.querySelector('[data-keep-key="' + node.dataset.keepKey + '"]');
-      if (old) node.replaceWith(old);
+      if (!old) return;
+      if (old.parentNode === panel && node.parentNode === fresh) inPlace.set(node, old);
+      else node.replaceWith(old);
     });
-    panel.replaceChildren(...fresh.childNodes);
+    const wanted = Array.from(fresh.childNodes, function (node) { return inPlace.get(node) || node; });
+    const staying = new Set(wanted);
+    Array.from(panel.childNodes).forEach(function (node) { if (!staying.has(node)) node.remove(); });
+    let next = panel.firstChild;
+    wanted.forEach(function (node) {
+      if (node === next) next = next.nextSibling;
+      else panel.insertBefore(node, next);
+    });
     // The answer just shown stays in sight through the update that follows it (once: a player
     // who scrolls away afterwards is not pulled back).
     if (revealed && panel.contains(revealed)) revealed.scrollIntoView({ block: "nearest" });
