@@ -336,6 +336,18 @@ def test_a_token_lit_more_than_the_shade_round_its_slot_is_not_read(
     assert read[slot].state is SlotState.UNKNOWN
 
 
+def test_a_body_between_two_token_colours_far_from_both_is_not_read() -> None:
+    """Issue 18's pictures drawn apart, seed 48 picture 18 (0.84 px/mm): a pale fingertip
+    over S35's yellow strike craft (occluded) left its body 27 from the card's white, a third
+    of the way from white to yellow and 5 off the line between them, and it read white at
+    0.43 (``FAR_CLEAR`` reads a body up to 28 from its swatch when no other is near). A
+    token is one colour: a body that far off its swatch and toward another token's is part
+    of something else (``slots.BETWEEN_OFF``). The craft is unknown, and nothing in the
+    picture is read wrong."""
+    read = _read_drawn_apart(18, 48, "S35")[1]
+    assert read["craft3"].state is SlotState.UNKNOWN
+
+
 def test_tokens_dropped_by_hand_off_centre_and_turned_are_read(small: State) -> None:
     """Tokens up to 3 mm off their slot's centre and turned up to 10 degrees (issue 18)."""
     placed = dataclasses.replace(CLEAR, token_offset=3.0, token_turn=10.0, seed=2)

@@ -463,6 +463,15 @@ GLYPH_LEAST_COARSE = 11.0
 """...and this much in a picture too coarse for small things (``References.fine``), where a
 carrier's light hole is a pixel or two and blur fills it: a blue carrier at 0.62 px/mm read
 as a battleship with its ink 10.0 darker (issue 18's benchmark, warm set 73, picture 23)."""
+BETWEEN_OFF = 8.0
+BETWEEN_SHARE = 0.2
+"""A body farther than ``FAR`` from its nearest swatch (read only as ``FAR_CLEAR`` allows)
+that lies within ``BETWEEN_OFF`` of a mix of that swatch and another token's, at least
+``BETWEEN_SHARE`` of the way to the other, is unknown: a token is one colour, and a body
+between two is part of one and part of something else (drawn apart, seed 48 picture 18,
+0.84 px/mm: a pale fingertip over S35's yellow strike craft, read white at 0.43, its body
+27 from the card's white and a third of the way to its yellow, 5 off the line between
+them). A body blurred into bare tile lies toward the tile, no token's colour."""
 GUARD_LIKE = 12.0
 """A guard point this near (Lab) a token's body, and unlike bare tile, looks like it."""
 GUARD_SHARE = 0.25
@@ -631,7 +640,7 @@ def light(
         glare[variant] = (planes[:, :, 0] - bare > GLARE_MOST) | (gains[variant] < SHADOW_DEEPEST)
         # Each tile's median slot's gain: a tile printed darker than the kit says reads as a
         # shade at every slot, under which its light tokens lie as lit as the white square.
-        printed = median(gains[variant], axis=1)
+        usual_shade = median(gains[variant], axis=1)
         # The surround's median above bare tile plus what is left of GLARE_ALL_MOST once its
         # tile's glare is taken off: more than half its points lie above that.
         bright = (seen > (bare + GLARE_ALL_MOST - taken)[:, None]).astype(np.float32)
@@ -642,7 +651,7 @@ def light(
             tiles, slots = np.nonzero(gains[variant][:, list(kind.positions)] < 1)
             if len(tiles):
                 made_up = corrected[variant][tiles[:, None], kind.region[slots] - layout.lab_from]
-                made_up = made_up.max(axis=2) * printed[tiles, None]
+                made_up = made_up.max(axis=2) * usual_shade[tiles, None]
                 over = (made_up > OVER_WHITE).mean(axis=1) > OVER_SHARE
                 glare[variant][tiles, np.asarray(kind.positions)[slots]] |= over
     flat = lab(np.concatenate([c.reshape(-1, 3) for c in corrected.values()]).astype(np.float32))
@@ -1311,6 +1320,8 @@ def _decide_kind(
             & (np.abs(m.colour[..., 0] - refs.table()[m.nearest][..., 0]) <= LIGHTNESS_FAR)
             & ((m.spread <= UNEVEN) | ((m.spread <= UNEVEN_PLAIN) & plain) | smeared)
         )
+        # Far off its swatch, and toward another token's colour: part of it is something else.
+        token &= ~_between_tokens(m, refs, token & (m.d1 > FAR))
         token_sure = np.minimum.reduce([clear, (gap - MARGIN) / MARGIN + 0.5, 1 - m.d1 / (2 * FAR)])
         if m.glyph is not None:
             kinds, glyph_sure = _glyphs(*m.glyph, coarse=not refs.fine)
@@ -1345,6 +1356,26 @@ def _decide_kind(
         cast(list[list[int]], unit.tolist()),
         cast(list[list[float]], sure.tolist()),
     )
+
+
+def _between_tokens(m: Measured, refs: References, rows: Bools) -> Bools:
+    """Of ``rows`` (T x S), the bodies that lie on a mix of their nearest swatch and another
+    token's (within :data:`BETWEEN_OFF`, :data:`BETWEEN_SHARE` or more of the way from the
+    nearest): part of the slot shows another colour than the rest."""
+    out = np.zeros(m.d1.shape, bool)
+    tiles, slots = np.nonzero(rows)
+    if not len(tiles) or BETWEEN_OFF <= 0:
+        return out
+    table = refs.table()
+    body = m.colour[tiles, slots]
+    start = table[m.nearest[tiles, slots]]
+    for other in range(len(COLOURS)):
+        share = _mix_share(body, start, table[other])
+        off = _off_mix(body, start, table[other])
+        out[tiles, slots] |= (
+            (m.nearest[tiles, slots] != other) & (share >= BETWEEN_SHARE) & (off <= BETWEEN_OFF)
+        )
+    return out
 
 
 def _near_unsure(m: Measured, refs: References) -> Bools:
