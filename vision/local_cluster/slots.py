@@ -23,9 +23,10 @@ UNKNOWN, never a guess (docs/physical-kit.md, "How the camera reads the kit"):
    darker than any shadow leaves bare tile is a glyph's ink, never an empty slot.
 4. **A token** only when its inside is far from bare tile, its body (read at the candidate
    centre least like bare tile: tokens lie off-centre and turned) is even, near one of the
-   card's swatches and clearly nearer to it than to any other; a unit's glyph must then fall
-   clearly inside one glyph's rule; and its colour must not run on past where any token in
-   its slot ends (a finger ending there does). A mineral is told from bare tile by its
+   card's swatches and clearly nearer to it than to any other (and, farther off its swatch,
+   not on the way to another token's: part of it is something else); a unit's glyph must
+   then fall clearly inside one glyph's rule; and its colour must not run on past where any
+   token in its slot ends (a finger ending there does). A mineral is told from bare tile by its
    lightness; an empty mineral slot's body must still lie in hue on the line from the
    card's white through bare tile (``MINERAL_EMPTY_HUE``: a finger over it does not).
 """
