@@ -39,19 +39,22 @@ class SlotSpec:
         """The radius of the largest circle inside the shape."""
         return self.radius / 2 if self.shape == "triangle" else self.radius
 
+    @property
+    def circumradius(self) -> float:
+        """The radius of the smallest circle about the shape (through its corners)."""
+        return self.radius / math.cos(math.radians(30)) if self.shape == "hexagon" else self.radius
+
     def outline(self, turn: float = 0.0) -> list[Point]:
         """The slot's outline as a polygon in the tile frame (a circle as 48 points), turned
         ``turn`` degrees clockwise about its centre."""
         cx, cy = self.centre
         if self.shape == "triangle":
             angles = [-90.0, 30.0, 150.0]
-            r = self.radius
         elif self.shape == "hexagon":
             angles = [0.0, 60.0, 120.0, 180.0, 240.0, 300.0]
-            r = self.radius / math.cos(math.radians(30))
         else:
             angles = [i * 7.5 for i in range(48)]
-            r = self.radius
+        r = self.circumradius
         return [
             (cx + r * math.cos(math.radians(a + turn)), cy + r * math.sin(math.radians(a + turn)))
             for a in angles

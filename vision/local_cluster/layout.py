@@ -210,9 +210,7 @@ def guard_radius(kit: Kit, slot: SlotSpec) -> float:
     """The radius (mm) of the circle about ``slot``'s centre its guard lies on: past the
     farthest any token in it reaches (its circumradius, whichever way it is turned, plus the
     placement offset and the blur of its edge), by ``GUARD_GAP``."""
-    token = kit.token(slot)
-    corner = {"triangle": 1.0, "hexagon": 1 / math.cos(math.radians(30))}.get(token.shape, 1.0)
-    return token.radius * corner + kit.placement_offset + EDGE_BLUR + GUARD_GAP
+    return kit.token(slot).circumradius + kit.placement_offset + EDGE_BLUR + GUARD_GAP
 
 
 def _circle(centre: tuple[float, float], radius: float) -> Matrix:
