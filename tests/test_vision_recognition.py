@@ -348,6 +348,19 @@ def test_a_body_between_two_token_colours_far_from_both_is_not_read() -> None:
     assert read["craft3"].state is SlotState.UNKNOWN
 
 
+def test_an_empty_mineral_slot_darker_inside_than_its_outline_is_not_a_token() -> None:
+    """Issue 18's pictures drawn apart, seed 49 picture 26 (0.88 px/mm, blurred): the slot
+    lines print far lighter than S34's dark face, and its empty mineral2's small inside,
+    blurred, lay 0.6 of the way to the mineral grey; it read as a token. A mineral token is
+    lighter than the slot-line colour, so its inside is at least as light as its outline's
+    ring; this inside was 17.7 darker than the ring, and below 1 px/mm more than 12 is the
+    outline blurred in (``slots.MINERAL_UNDER_LINE``). The slot is unknown, its neighbour's
+    token is still read, and nothing in the picture is read wrong."""
+    read = _read_drawn_apart(26, 49, "S34")[1]
+    assert read["mineral2"].state is SlotState.UNKNOWN
+    assert read["mineral4"].state is SlotState.TOKEN
+
+
 def test_tokens_dropped_by_hand_off_centre_and_turned_are_read(small: State) -> None:
     """Tokens up to 3 mm off their slot's centre and turned up to 10 degrees (issue 18)."""
     placed = dataclasses.replace(CLEAR, token_offset=3.0, token_turn=10.0, seed=2)

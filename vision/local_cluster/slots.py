@@ -27,8 +27,9 @@ UNKNOWN, never a guess (docs/physical-kit.md, "How the camera reads the kit"):
    not on the way to another token's: part of it is something else); a unit's glyph must
    then fall clearly inside one glyph's rule; and its colour must not run on past where any
    token in its slot ends (a finger ending there does). A mineral is told from bare tile by its
-   lightness; an empty mineral slot's body must still lie in hue on the line from the
-   card's white through bare tile (``MINERAL_EMPTY_HUE``: a finger over it does not).
+   lightness, and below 1 px/mm its inside is no darker than its outline's ring
+   (``MINERAL_UNDER_LINE``); an empty mineral slot's body must still lie in hue on the line
+   from the card's white through bare tile (``MINERAL_EMPTY_HUE``: a finger over it does not).
 """
 
 from __future__ import annotations
@@ -429,6 +430,17 @@ WHITE_REDDER = 6.0
 lies within ``FAR`` of white (21 in Lab), 12 redder; 1,127 white tokens read on three sets of
 pictures were at most 4.0 redder. A fingertip over an empty strike-craft slot, the rest of
 the slot's surround bare tile, came to 8.9 (issue 18's benchmark, hands set 71, picture 26)."""
+MINERAL_UNDER_LINE = 12.0
+"""A mineral token (the kit's mineral grey) is lighter than the slot-line colour: its inside
+is at least as light as the ring on its outline, where it meets the line. In a picture
+coarser than 1 px/mm (``References.outline_bleeds``), an inside darker than that ring by
+more than this (L*) is an empty slot whose light outline the picture has blurred into it.
+(Drawn apart, seed 49 picture 26, 0.88 px/mm, blurred: S34's empty mineral2 read as a token,
+its inside 0.6 of the way to the grey and 17.7 darker than its outline; that picture's other
+empty minerals lay 14.6-20.5 darker. Mineral tokens read right below 1 px/mm lay at most
+9.2 darker, on the `warm` set 17. Not from 1 px/mm, where the outline does not bleed in:
+applied there too, at 10, the rule cost 16 right readings on the nine sets; `warm` 17
+picture 8, 2.03 px/mm, had five tokens 10.4-14.5 darker.)"""
 MINERAL_UNEVEN = 20.0
 """A mineral token is evenly light; a light patch more uneven than this is something else
 (the edge of a neighbour's token, a highlight's rim). Warm light with JPEG 60 spreads the
@@ -522,6 +534,9 @@ class References:
     as empty."""
     smeared_far: float = FAR
     """How far from its swatch a smeared token's body may lie (:data:`SMEARED_FAR_COARSE`)."""
+    outline_bleeds: bool = False
+    """True in a picture coarser than 1 px/mm, where a slot's 1.5 mm outline blurs into a
+    mineral's small inside (:data:`MINERAL_UNDER_LINE`)."""
     printed: bool = False
     """The swatches are the kit's printed colours, not the card's (no card to read)."""
     unsure: frozenset[str] = frozenset()
@@ -832,6 +847,8 @@ class Measured:
     contrast_least: Floats
     """...and along its least side (:data:`OUTLINE_PARTS`): a dark sleeve over part of a
     slot hides the outline there, whatever a token's edge beside it shows."""
+    over_inside: Floats
+    """How much lighter (L*) each printed outline looks than the slot's inside."""
     colour: Floats
     """T x S x 3: the token's body at its best candidate."""
     spread: Floats
@@ -973,8 +990,10 @@ def measure(
         )
         lightness = (inner[..., 0] - refs.tile[0]) / refs.light_span
         level = (outside.mean(axis=2) + inner[..., 0]) / 2
-        contrast = on.mean(axis=2) - level
+        on_mean = on.mean(axis=2)
+        contrast = on_mean - level
         contrast_least = _least_part(on, OUTLINE_PARTS[kind.kind]) - level
+        over_inside = on_mean - inner[..., 0]
         distances = np.sqrt(((colour[:, :, None, :] - table[None, None]) ** 2).sum(axis=3))
         order = np.argsort(distances, axis=2)[..., :2]
         d = np.take_along_axis(distances, order, axis=2)
@@ -1007,6 +1026,7 @@ def measure(
                 lightness,
                 contrast,
                 contrast_least,
+                over_inside,
                 colour,
                 spread,
                 spread_across,
@@ -1242,6 +1262,8 @@ def _decide_kind(
             & (hue <= MINERAL_HUE)
             & (m.colour[..., 1] - grey[1] <= GREY_REDDER * where)
         )
+        if refs.outline_bleeds:
+            token &= m.over_inside <= MINERAL_UNDER_LINE
         white = refs.swatches["white"]
         off_line = np.minimum(
             _off_mix(m.colour[..., 1:], white[1:], refs.tile[1:], past_tile=True),
