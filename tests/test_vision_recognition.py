@@ -2010,7 +2010,7 @@ def test_a_smeared_token_in_a_coarse_picture_lies_near_its_swatch(
     assert rendered.px_per_mm < recognize_module.COARSE_PX_PER_MM
     assert rendered.tiles[sector].slots[name].describe() == want
     assert _read(rendered, sector, name) == "unknown"
-    monkeypatch.setattr(recognize_module, "SMEARED_FAR_COARSE", slots.FAR)
+    monkeypatch.setattr(slots, "SMEARED_FAR_COARSE", slots.FAR)
     assert _read(rendered, sector, name) == read_as
 
 

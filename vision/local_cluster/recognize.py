@@ -83,10 +83,8 @@ from vision.local_cluster.plane import (
     wrap,
 )
 from vision.local_cluster.slots import (
-    FAR,
     HUE_SHIFT_MOST,
     HUED,
-    SMEARED_FAR_COARSE,
     References,
     decide,
     light,
@@ -128,7 +126,7 @@ blur issue 18's benchmark read an empty mineral slot as a token.)"""
 COARSE_PX_PER_MM = 1.0
 """...and below this a smeared token's body must lie nearer its swatch
 (:data:`slots.SMEARED_FAR_COARSE`), and a mineral token's inside at most
-:data:`slots.MINERAL_UNDER_LINE` darker than its outline (``References.outline_bleeds``)."""
+:data:`slots.MINERAL_UNDER_LINE` darker than its outline (``References.coarse``)."""
 GLARE_TILE_MOST = 0.5
 """Glare adding more than this share of paper white over a whole tile (the median of its
 bare field): its slots are unknown, and its white square's light is not to be trusted
@@ -1436,8 +1434,7 @@ def read_tiles(
         float(median(luminance(bare))),
         colours=(by_squares or not card.glare) and px_per_mm >= SMALLEST_PX_PER_MM,
         fine=px_per_mm >= FINE_PX_PER_MM,
-        smeared_far=FAR if px_per_mm >= COARSE_PX_PER_MM else SMEARED_FAR_COARSE,
-        outline_bleeds=px_per_mm < COARSE_PX_PER_MM,
+        coarse=px_per_mm < COARSE_PX_PER_MM,
         printed=by_squares,
         unsure=frozenset() if px_per_mm >= FINE_PX_PER_MM else _hues_off(card, kit),
         # Slot by slot, a highlight redder than the light may be a hand beside the slot (skin

@@ -433,7 +433,7 @@ the slot's surround bare tile, came to 8.9 (issue 18's benchmark, hands set 71, 
 MINERAL_UNDER_LINE = 12.0
 """A mineral token (the kit's mineral grey) is lighter than the slot-line colour: its inside
 is at least as light as the ring on its outline, where it meets the line. In a picture
-coarser than 1 px/mm (``References.outline_bleeds``), an inside darker than that ring by
+coarser than 1 px/mm (``References.coarse``), an inside darker than that ring by
 more than this (L*) is an empty slot whose light outline the picture has blurred into it.
 (Drawn apart, seed 49 picture 26, 0.88 px/mm, blurred: S34's empty mineral2 read as a token,
 its inside 0.6 of the way to the grey and 17.7 darker than its outline; that picture's other
@@ -532,11 +532,10 @@ class References:
     """False when the picture is too coarse for small things (a 1.5 mm outline, a mineral,
     a strike craft) to be told from noise: then only claims and units are read, and no slot
     as empty."""
-    smeared_far: float = FAR
-    """How far from its swatch a smeared token's body may lie (:data:`SMEARED_FAR_COARSE`)."""
-    outline_bleeds: bool = False
-    """True in a picture coarser than 1 px/mm, where a slot's 1.5 mm outline blurs into a
-    mineral's small inside (:data:`MINERAL_UNDER_LINE`)."""
+    coarse: bool = False
+    """True in a picture coarser than 1 px/mm: a smeared token's body must lie nearer its
+    swatch (:data:`SMEARED_FAR_COARSE`), and a slot's 1.5 mm outline blurs into a mineral's
+    small inside (:data:`MINERAL_UNDER_LINE`)."""
     printed: bool = False
     """The swatches are the kit's printed colours, not the card's (no card to read)."""
     unsure: frozenset[str] = frozenset()
@@ -1262,7 +1261,7 @@ def _decide_kind(
             & (hue <= MINERAL_HUE)
             & (m.colour[..., 1] - grey[1] <= GREY_REDDER * where)
         )
-        if refs.outline_bleeds:
+        if refs.coarse:
             token &= m.over_inside <= MINERAL_UNDER_LINE
         white = refs.swatches["white"]
         off_line = np.minimum(
@@ -1329,7 +1328,7 @@ def _decide_kind(
             (m.spread_across <= UNEVEN)
             & (m.spread <= SMEARED_MOST)
             & (_off_mix(m.colour, refs.table()[m.nearest], refs.tile) <= SMEARED_OFF)
-            & (m.d1 <= refs.smeared_far)
+            & (m.d1 <= (SMEARED_FAR_COARSE if refs.coarse else FAR))
         )
         token = (
             usable
@@ -1387,7 +1386,7 @@ def _between_tokens(m: Measured, refs: References, rows: Bools) -> Bools:
     nearest): part of the slot shows another colour than the rest."""
     out = np.zeros(m.d1.shape, bool)
     tiles, slots = np.nonzero(rows)
-    if not len(tiles) or BETWEEN_OFF <= 0:
+    if not len(tiles):
         return out
     table = refs.table()
     body = m.colour[tiles, slots]
