@@ -207,6 +207,39 @@ def test_a_tap_still_counts_when_a_live_update_lands_between_press_and_lift(
             phone.wait_for_selector(".builder:not([hidden]) .kinds button", timeout=TAP_SHOWS_MS)
 
 
+def test_a_ready_tap_still_counts_when_a_live_update_lands_between_press_and_lift(
+    browser, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """Ann presses Ready while a live update reaches her phone (her orders, stored a moment
+    before from another tab) and lifts after it: she is ready. The update used to put a new
+    Ready button in place of the pressed one, and the tap did nothing (the whole-game test
+    above stalled so, one phone ready and the other not)."""
+    with TableService(Storage(tmp_path / "t.db")) as service:
+        table_id, _ = new_table(service)
+        tokens = [service.join(table_id, seat, name) for seat, name in ((1, "Ann"), (2, "Bob"))]
+        service.choose(table_id, 2, {"colour": "blue", "home": "S10"})
+        service.choose(table_id, 1, {"colour": "red", "home": "S21"})
+        service.skip(table_id)  # discussion -> orders
+        with live_server(make_app(service)) as base:
+            phone = _phone(browser, base)
+            phone.add_init_script(COUNT_UPDATES)
+            phone.goto(f"{base}/t/{table_id}/rejoin/1/{tokens[0]}")
+            _wait_stage(phone, "command", 1)
+            phone.wait_for_selector('#panel[data-connected="yes"]')
+            ready = phone.locator('button.ready[data-ready="true"]')
+            ready.scroll_into_view_if_needed()
+            box = ready.bounding_box()
+            assert box is not None
+            before = phone.evaluate("window.updates")
+            phone.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            phone.mouse.down()
+            service.submit(table_id, 1, "")  # Ann's orders, stored: her phone is brought up to date
+            phone.wait_for_function(f"window.updates > {before}")
+            phone.mouse.up()
+            phone.wait_for_selector('button.ready[data-ready="false"]', timeout=TAP_SHOWS_MS)
+            assert service.view(table_id)["seats"][0]["ready"]
+
+
 RECORD_AUDIO = """
 window.tones = [];
 window.AudioContext = class {

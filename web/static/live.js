@@ -39,6 +39,23 @@
 
   let revealed = null;  // a form answer just scrolled into sight (reveal), until the next update
 
+  // Make `old` look like `fresh` while keeping every element that is of the same kind in the
+  // same place: attributes are copied, text rewritten, and only children that differ replaced.
+  function refresh(old, fresh) {
+    Array.from(old.attributes).forEach(function (a) { if (!fresh.hasAttribute(a.name)) old.removeAttribute(a.name); });
+    Array.from(fresh.attributes).forEach(function (a) { if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value); });
+    const want = Array.from(fresh.childNodes);
+    const have = Array.from(old.childNodes);
+    want.forEach(function (node, i) {
+      const mine = have[i];
+      if (!mine) old.appendChild(node);
+      else if (mine.nodeType !== node.nodeType || mine.nodeName !== node.nodeName) old.replaceChild(node, mine);
+      else if (mine.nodeType === Node.ELEMENT_NODE) refresh(mine, node);
+      else if (mine.nodeValue !== node.nodeValue) mine.nodeValue = node.nodeValue;
+    });
+    have.slice(want.length).forEach(function (node) { node.remove(); });
+  }
+
   function swap(html) {
     const fresh = document.createElement("div");
     fresh.innerHTML = html;
@@ -46,10 +63,13 @@
     // back, even at once, loses a tap pressed on it before and lifted after (Chromium gives
     // the click to what stayed). A kept part of the panel's own is left in place and the
     // fresh parts put round it; one inside another part is moved into the fresh one.
+    // A kept part marked data-refresh (the Ready button's) takes the fresh part's attributes
+    // and text while staying in place, so a press that an update overtakes still counts.
     const inPlace = new Map();
     fresh.querySelectorAll("[data-keep-key]").forEach(function (node) {
       const old = panel.querySelector('[data-keep-key="' + node.dataset.keepKey + '"]');
       if (!old) return;
+      if (node.hasAttribute("data-refresh")) refresh(old, node);
       if (old.parentNode === panel && node.parentNode === fresh) inPlace.set(node, old);
       else node.replaceWith(old);
     });
