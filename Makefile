@@ -25,11 +25,15 @@ $(STAMP): pyproject.toml
 run: venv
 	$(BIN)/companion serve --demo --port 8000
 
+# pytest-xdist runs a worker on every core; OpenCV's and the BLAS's own thread pools inside
+# each worker then only contend for the same cores (docs/dependencies.md, pytest-xdist).
+ONE_THREAD_EACH := OPENCV_FOR_THREADS_NUM=1 OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
+
 test: venv panel-test-deps chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n auto
+	$(ONE_THREAD_EACH) $(BIN)/python -m pytest -n auto
 
 # Panels (issue 6): real MicroPython for the firmware check (npm ci in firmware/check, with
 # Debian's nodejs/npm if node is missing), shellcheck and systemd-analyze for deploy/.
