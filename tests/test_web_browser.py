@@ -8,7 +8,9 @@ turn limit's win. Screenshots of a mid-game position go to test-artifacts/.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from web_helpers import CHROMIUM, live_server, make_app, new_table
@@ -174,6 +176,39 @@ document.addEventListener("panel", () => { window.updates += 1; });
 """
 
 
+@contextmanager
+def _pressed_through_an_update(
+    browser, tmp_path: Path, target: str
+) -> Iterator[tuple[Any, TableService, str]]:  # type: ignore[no-untyped-def]
+    """Ann's phone, in the orders phase of a two-seat game, presses the first ``target``;
+    her orders are stored meanwhile (as from another tab, or a moment after Set order), a
+    live update brings her phone up to date, and she lifts the finger after it lands.
+    Yields the phone, the service and the table, the server still running."""
+    with TableService(Storage(tmp_path / "t.db")) as service:
+        table_id, _ = new_table(service)
+        tokens = [service.join(table_id, seat, name) for seat, name in ((1, "Ann"), (2, "Bob"))]
+        service.choose(table_id, 2, {"colour": "blue", "home": "S10"})
+        service.choose(table_id, 1, {"colour": "red", "home": "S21"})
+        service.skip(table_id)  # discussion -> orders
+        with live_server(make_app(service)) as base:
+            phone = _phone(browser, base)
+            phone.add_init_script(COUNT_UPDATES)
+            phone.goto(f"{base}/t/{table_id}/rejoin/1/{tokens[0]}")
+            _wait_stage(phone, "command", 1)
+            phone.wait_for_selector('#panel[data-connected="yes"]')
+            pressed = phone.locator(target).first
+            pressed.scroll_into_view_if_needed()
+            box = pressed.bounding_box()
+            assert box is not None
+            before = phone.evaluate("window.updates")
+            phone.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            phone.mouse.down()
+            service.submit(table_id, 1, "")  # Ann's orders, stored: her phone is brought up to date
+            phone.wait_for_function(f"window.updates > {before}")
+            phone.mouse.up()
+            yield phone, service, table_id
+
+
 def test_a_tap_still_counts_when_a_live_update_lands_between_press_and_lift(
     browser, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
@@ -182,62 +217,21 @@ def test_a_tap_still_counts_when_a_live_update_lands_between_press_and_lift(
     that unit's orders. The update kept the orders section, but took it out of the page and
     put it back; Chromium then gave the click to what was left, and the tap did nothing
     (the whole-game test above lost its Advance so on a loaded CI machine)."""
-    with TableService(Storage(tmp_path / "t.db")) as service:
-        table_id, _ = new_table(service)
-        tokens = [service.join(table_id, seat, name) for seat, name in ((1, "Ann"), (2, "Bob"))]
-        service.choose(table_id, 2, {"colour": "blue", "home": "S10"})
-        service.choose(table_id, 1, {"colour": "red", "home": "S21"})
-        service.skip(table_id)  # discussion -> orders
-        with live_server(make_app(service)) as base:
-            phone = _phone(browser, base)
-            phone.add_init_script(COUNT_UPDATES)
-            phone.goto(f"{base}/t/{table_id}/rejoin/1/{tokens[0]}")
-            _wait_stage(phone, "command", 1)
-            phone.wait_for_selector('#panel[data-connected="yes"]')
-            unit = phone.locator(".unit-button").first
-            unit.scroll_into_view_if_needed()
-            box = unit.bounding_box()
-            assert box is not None
-            before = phone.evaluate("window.updates")
-            phone.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-            phone.mouse.down()
-            service.submit(table_id, 1, "")  # Ann's orders, stored: her phone is brought up to date
-            phone.wait_for_function(f"window.updates > {before}")
-            phone.mouse.up()
-            phone.wait_for_selector(".builder:not([hidden]) .kinds button", timeout=TAP_SHOWS_MS)
+    with _pressed_through_an_update(browser, tmp_path, ".unit-button") as (phone, _, _):
+        phone.wait_for_selector(".builder:not([hidden]) .kinds button", timeout=TAP_SHOWS_MS)
 
 
 def test_a_ready_tap_still_counts_when_a_live_update_lands_between_press_and_lift(
     browser, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
-    """Ann presses Ready while a live update reaches her phone (her orders, stored a moment
-    before from another tab) and lifts after it: she is ready. The update used to put a new
-    Ready button in place of the pressed one, and the tap did nothing (the whole-game test
-    above stalled so, one phone ready and the other not)."""
-    with TableService(Storage(tmp_path / "t.db")) as service:
-        table_id, _ = new_table(service)
-        tokens = [service.join(table_id, seat, name) for seat, name in ((1, "Ann"), (2, "Bob"))]
-        service.choose(table_id, 2, {"colour": "blue", "home": "S10"})
-        service.choose(table_id, 1, {"colour": "red", "home": "S21"})
-        service.skip(table_id)  # discussion -> orders
-        with live_server(make_app(service)) as base:
-            phone = _phone(browser, base)
-            phone.add_init_script(COUNT_UPDATES)
-            phone.goto(f"{base}/t/{table_id}/rejoin/1/{tokens[0]}")
-            _wait_stage(phone, "command", 1)
-            phone.wait_for_selector('#panel[data-connected="yes"]')
-            ready = phone.locator('button.ready[data-ready="true"]')
-            ready.scroll_into_view_if_needed()
-            box = ready.bounding_box()
-            assert box is not None
-            before = phone.evaluate("window.updates")
-            phone.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-            phone.mouse.down()
-            service.submit(table_id, 1, "")  # Ann's orders, stored: her phone is brought up to date
-            phone.wait_for_function(f"window.updates > {before}")
-            phone.mouse.up()
-            phone.wait_for_selector('button.ready[data-ready="false"]', timeout=TAP_SHOWS_MS)
-            assert service.view(table_id)["seats"][0]["ready"]
+    """Ann presses Ready while a live update reaches her phone and lifts after it: she is
+    ready. The update used to put a new Ready button in place of the pressed one, and the
+    tap did nothing (the whole-game test above stalled so, one phone ready and the other
+    not)."""
+    target = 'button.ready[data-ready="true"]'
+    with _pressed_through_an_update(browser, tmp_path, target) as (phone, service, table_id):
+        phone.wait_for_selector('button.ready[data-ready="false"]', timeout=TAP_SHOWS_MS)
+        assert service.view(table_id)["seats"][0]["ready"]
 
 
 RECORD_AUDIO = """
