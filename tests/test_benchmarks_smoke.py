@@ -67,7 +67,21 @@ def test_python_dash_m_benchmarks_runs() -> None:
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["quick"] is True
+    results = json.loads(done.stdout)
+    assert results["quick"] is True and results["suite"] == "rules-core"
+    parts = {
+        "service": "table-service",
+        "panels": "panels",
+        "web": "web",
+        "diplomacy": "diplomacy",
+        "vision": "vision",
+        "vision_kit_renders": "vision-kit-renders",
+        "globular": "globular",
+        "cluster": "cluster",
+        "cluster-vision": "cluster-vision",
+        "clustered_vision": "clustered-vision",
+    }
+    assert {name: results[name]["suite"] for name in parts} == parts
 
 
 def test_machine_info(tmp_path: Path) -> None:

@@ -6,19 +6,14 @@ from __future__ import annotations
 import io
 import json
 
+from benchmarks import cluster_peg
 from benchmarks.cluster_peg import format_report, main, play_task, run, sample_positions
 
-QUICK: dict = {}
 
-
-def quick_results():
-    if not QUICK:
-        QUICK.update(run(quick=True, jobs=1))
-    return QUICK
-
-
-def test_quick_run_reports_every_part():
-    results = quick_results()
+def test_quick_run_reports_every_part(monkeypatch):
+    """One quick run read, then the command line's options passed to it and its results
+    printed (the run stood in for, so the games are not played twice)."""
+    results = run(quick=True, jobs=1)
     assert results["suite"] == "cluster" and results["quick"] is True
     assert results["movegen"]["moves_per_second"] > 0
     assert results["movegen"]["perft"]["64B"]["perft3"] == 183080
@@ -49,6 +44,23 @@ def test_quick_run_reports_every_part():
     assert knowing["blue_wins"] + len(knowing["not_won"]) == 1
     assert "f) a Blue that knows the greedy player's rule" in report
     json.dumps(results)
+    asked = []
+
+    def fake_run(**kwargs):
+        asked.append(kwargs)
+        return results
+
+    monkeypatch.setattr(cluster_peg, "run", fake_run)
+    out = io.StringIO()
+    assert main(["--quick", "--jobs", "1"], out=out) == 0
+    assert "Cluster (peg game)" in out.getvalue()
+    assert main(["--games", "3", "--seconds", "0.5"], out=io.StringIO()) == 0
+    assert asked[-1] == {"quick": False, "jobs": 2, "games": 3, "seconds": 0.5, "knowing": 0}
+    assert main(["--knowing", "40"], out=io.StringIO()) == 0
+    assert asked[-1]["knowing"] == 40
+    out = io.StringIO()
+    assert main(["--quick", "--json"], out=out) == 0
+    assert json.loads(out.getvalue())["suite"] == "cluster"
 
 
 def test_a_game_task_reports_who_won_as_players():
@@ -62,29 +74,7 @@ def test_sample_positions_are_repeatable():
     assert [p.text() for p in sample_positions(6)] == [p.text() for p in sample_positions(6)]
 
 
-def test_main_prints_text_or_json(monkeypatch):
-    import benchmarks.cluster_peg as module
-
-    asked = []
-
-    def fake_run(**kwargs):
-        asked.append(kwargs)
-        return quick_results()
-
-    monkeypatch.setattr(module, "run", fake_run)
-    out = io.StringIO()
-    assert main(["--quick", "--jobs", "1"], out=out) == 0
-    assert "Cluster (peg game)" in out.getvalue()
-    assert main(["--games", "3", "--seconds", "0.5"], out=io.StringIO()) == 0
-    assert asked[-1] == {"quick": False, "jobs": 2, "games": 3, "seconds": 0.5, "knowing": 0}
-    assert main(["--knowing", "40"], out=io.StringIO()) == 0
-    assert asked[-1]["knowing"] == 40
-    out = io.StringIO()
-    assert main(["--quick", "--json"], out=out) == 0
-    assert json.loads(out.getvalue())["suite"] == "cluster"
-
-
-def test_the_camera_benchmark_quick_run_reports_accuracy_and_speed():
+def test_the_camera_benchmark_quick_run_reports_accuracy_and_speed(monkeypatch):
     from benchmarks import cluster_vision
 
     results = cluster_vision.run(quick=True)
@@ -96,9 +86,18 @@ def test_the_camera_benchmark_quick_run_reports_accuracy_and_speed():
     assert accuracy["visible"] > 0 and results["speed"]["median_s"] > 0
     report = cluster_vision.format_report(results)
     assert "confidently wrong:" in report and "reading a 1920x1080 picture" in report
+    # The command prints what it ran (stood in for: the pictures are read once).
+    asked = []
+
+    def measured(**options):
+        asked.append(options)
+        return results
+
+    monkeypatch.setattr(cluster_vision, "run", measured)
     out = io.StringIO()
     assert cluster_vision.main(["--quick", "--json"], out) == 0
-    assert json.loads(out.getvalue())["suite"] == "cluster-vision"
+    assert json.loads(out.getvalue()) == json.loads(json.dumps(results))
+    assert asked == [{"quick": True}]
 
 
 def test_the_camera_benchmarks_lamps_run_lights_every_highlight_from_another_lamp():

@@ -5,19 +5,34 @@ from __future__ import annotations
 
 import io
 import json
+from typing import Any
 
+import pytest
+
+from benchmarks import clustered_vision
 from benchmarks.clustered_vision import format_report, main, run
 
 
-def test_quick_run_reports_accuracy_and_speed() -> None:
-    results = run(quick=True)
+def test_quick_run_reports_accuracy_and_speed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One quick run read, and the command line's printing of it (the run stood in for, so
+    its pictures are not drawn and read twice)."""
+    results = json.loads(json.dumps(run(quick=True)))
     assert results["suite"] == "clustered-vision"
     assert results["accuracy"]["kit_1080p"]["boards"] == 1
     assert results["accuracy"]["kit_1080p"]["found"] > 0
     assert results["targets"]["confidently_wrong"]["measured"] == 0
     report = format_report(results)
     assert "a) kit_1080p" in report and "b) speed kit_1080p" in report
-    json.dumps(results)
+    asked: list[dict[str, Any]] = []
+
+    def measured(**options: Any) -> dict[str, Any]:
+        asked.append(options)
+        return results
+
+    monkeypatch.setattr(clustered_vision, "run", measured)
     out = io.StringIO()
     assert main(["--quick", "--json"], out=out) == 0
-    assert json.loads(out.getvalue())["suite"] == "clustered-vision"
+    assert json.loads(out.getvalue()) == results and asked == [{"quick": True}]
+    out = io.StringIO()
+    assert main([], out=out) == 0
+    assert out.getvalue() == report + "\n" and asked[-1] == {"quick": False}

@@ -7,9 +7,12 @@ import io
 import json
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
+from benchmarks import vision as vision_benchmark
+from benchmarks import vision_priors
 from benchmarks.vision import (
     CRAFT_EACH,
     CRAFT_SLOTS,
@@ -24,26 +27,37 @@ from benchmarks.vision import (
 from benchmarks.vision_priors import format_report as format_moved_priors
 from benchmarks.vision_priors import main as moved_priors_main
 from benchmarks.vision_priors import moved
-from benchmarks.vision_priors import run as run_moved_priors
 from vision.local_cluster.recognize import TilePose
 from vision.local_cluster.synthetic import sample_state
 
 
-def test_quick_run_reports_accuracy_and_speed() -> None:
-    results = run(quick=True)
-    out = io.StringIO()
-    assert results["suite"] == "vision"
+def test_quick_run_reports_accuracy_and_speed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One quick run read, and the command line's options passed to it and its results
+    printed (the run stood in for, so its pictures are not drawn and read twice)."""
+    results = json.loads(json.dumps(run(quick=True)))
+    assert results["suite"] == "vision" and results["accuracy"]["seed"] == 2026
     assert results["accuracy"]["pictures"] == 2
     assert sum(b["slots_visible"] for b in results["accuracy"]["bands"].values()) > 0
     assert results["speed"]["still"]["median_ms"] > 0
     assert all(isinstance(t["passed"], bool) for t in results["targets"].values())
     report = format_report(results)
     assert "speed 1080p" in report and "accuracy over 2 rendered pictures" in report
-    json.dumps(results)
+    asked: list[dict[str, Any]] = []
+
+    def measured(**options: Any) -> dict[str, Any]:
+        asked.append(options)
+        return results
+
+    monkeypatch.setattr(vision_benchmark, "run", measured)
+    out = io.StringIO()
     assert main(["--quick", "--json", "--seed", "7"], out=out) == 0
-    printed = json.loads(out.getvalue())
-    assert printed["suite"] == "vision"
-    assert printed["accuracy"]["seed"] == 7 and results["accuracy"]["seed"] == 2026
+    assert json.loads(out.getvalue()) == results
+    assert asked[-1]["quick"] is True and asked[-1]["seed"] == 7
+    out = io.StringIO()
+    assert main(["--harsher", "lamps", "--dark-craft"], out=out) == 0
+    assert out.getvalue() == report + "\n"
+    assert asked[-1]["quick"] is False and asked[-1]["seed"] == 2026
+    assert asked[-1]["harsh"] == "lamps" and asked[-1]["dark"] is True
 
 
 def test_the_benchmark_draws_the_same_pictures_every_time() -> None:
@@ -91,19 +105,28 @@ def test_a_prior_is_moved_along_the_tiles_own_axes() -> None:
     assert moved(pose, 0.0, 0.0, 5.0).angle == 95.0
 
 
-def test_the_moved_prior_check_runs_and_reports() -> None:
+def test_the_moved_prior_check_runs_and_reports(monkeypatch: pytest.MonkeyPatch) -> None:
     """Picture 0 of the benchmark hides tiles, and so does its harsher draw with hands: their
     priors are moved and turned 24 ways. No figure is asserted (docs/benchmarks.md keeps
     them)."""
-    results = run_moved_priors(1)
-    assert results["readings"] == 24 and results["harsher"] is None
-    assert isinstance(results["targets"]["wrong"]["passed"], bool)
-    assert "priors of hidden tiles moved and turned" in format_moved_priors(results)
     out = io.StringIO()
     assert moved_priors_main(["--boards", "1", "--harsher", "hands", "--json"], out=out) == 0
     printed = json.loads(out.getvalue())
     assert printed["readings"] == 24 and printed["harsher"] == "hands"
-    assert "harsher: hands" in format_moved_priors(printed)
+    assert isinstance(printed["targets"]["wrong"]["passed"], bool)
+    report = format_moved_priors(printed)
+    assert "priors of hidden tiles moved and turned" in report and "harsher: hands" in report
+    asked: list[tuple[Any, ...]] = []
+
+    def moved_and_read(*options: Any) -> dict[str, Any]:
+        asked.append(options)
+        return printed
+
+    monkeypatch.setattr(vision_priors, "run", moved_and_read)
+    out = io.StringIO()
+    assert moved_priors_main([], out=out) == 0
+    assert out.getvalue() == report + "\n"
+    assert asked == [(vision_priors.BOARDS, None, vision_priors.SEED, None)]
 
 
 def test_the_lamps_set_lights_every_highlight_from_a_lamp_of_another_colour() -> None:

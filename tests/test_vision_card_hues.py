@@ -7,9 +7,9 @@ import dataclasses
 import math
 
 import numpy as np
+from vision_pictures import benchmark_picture
 
 from benchmarks.vision import boards
-from benchmarks.vision import rendered as benchmark_picture
 from companion.local_cluster.atoms import Colour, UnitType
 from companion.local_cluster.board_scan import SlotState
 from vision.local_cluster import recognize as recognize_module

@@ -7,11 +7,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from vision_pictures import benchmark_picture, drawn_apart
 
 from benchmarks.local_cluster_kit_renders import LcRender
 from benchmarks.vision import Board, boards
-from benchmarks.vision import rendered as benchmark_picture
-from benchmarks.vision_kit_renders import _Picture, drawn_apart
+from benchmarks.vision_kit_renders import _Picture
 from companion.local_cluster.atoms import Colour
 from companion.local_cluster.board_scan import SlotReading, SlotState
 from vision.local_cluster import face_fit, grid_rescue, slots, tile_edges, token_turn

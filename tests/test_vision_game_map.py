@@ -11,9 +11,9 @@ import math
 
 import numpy as np
 import pytest
+from vision_pictures import benchmark_picture, render
 
 from benchmarks.vision import MISLAID, boards, game_cells, turned_by_players
-from benchmarks.vision import rendered as benchmark_picture
 from companion.local_cluster.atoms import Colour, SectorId
 from companion.local_cluster.board_scan import SlotReading, SlotState, discrepancies
 from companion.local_cluster.galaxy import Galaxy, Tile
@@ -24,7 +24,7 @@ from vision.local_cluster.game_map import Fitted, fit
 from vision.local_cluster.kit import load_kit
 from vision.local_cluster.reader import READER, Expected
 from vision.local_cluster.recognize import recognize
-from vision.local_cluster.synthetic import Conditions, render, sample_state
+from vision.local_cluster.synthetic import Conditions, sample_state
 
 SIDE = 130.0
 PITCH = 131.5

@@ -5,11 +5,11 @@ wrong."""
 from __future__ import annotations
 
 import pytest
+from vision_pictures import benchmark_picture, drawn_apart
 
 from benchmarks.local_cluster_kit_renders import LcRender
 from benchmarks.vision import boards
-from benchmarks.vision import rendered as benchmark_picture
-from benchmarks.vision_kit_renders import _Picture, drawn_apart
+from benchmarks.vision_kit_renders import _Picture
 from vision.local_cluster import recognize as recognize_module
 from vision.local_cluster.recognize import recognize
 

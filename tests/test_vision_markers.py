@@ -7,10 +7,10 @@ import math
 import cv2
 import numpy as np
 import pytest
+from vision_pictures import benchmark_picture, drawn_apart, render
 
 from benchmarks.vision import boards, without_craft
-from benchmarks.vision import rendered as benchmark_picture
-from benchmarks.vision_kit_renders import _Picture, drawn_apart
+from benchmarks.vision_kit_renders import _Picture
 from vision.local_cluster import grid_rescue, printing
 from vision.local_cluster import markers as markers_module
 from vision.local_cluster import recognize as recognize_module
@@ -26,7 +26,7 @@ from vision.local_cluster.markers import (
     refine_corners,
 )
 from vision.local_cluster.recognize import recognize
-from vision.local_cluster.synthetic import Conditions, render, sample_state
+from vision.local_cluster.synthetic import Conditions, sample_state
 from vision.photograph import image_to_linear, image_to_srgb
 from vision.readers import Quality
 

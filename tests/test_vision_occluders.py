@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from vision_pictures import benchmark_picture, drawn_apart
 
 from benchmarks.vision import boards
-from benchmarks.vision import rendered as benchmark_picture
-from benchmarks.vision_kit_renders import _Picture, drawn_apart
+from benchmarks.vision_kit_renders import _Picture
 from companion.local_cluster.board_scan import SlotState
 from vision.local_cluster import grid_rescue, occluders
 from vision.local_cluster.kit import load_kit

@@ -6,13 +6,13 @@ import math
 
 import cv2
 import pytest
+from vision_pictures import benchmark_picture, render
 
 from benchmarks.vision import boards
-from benchmarks.vision import rendered as benchmark_picture
 from vision.local_cluster import grid_rescue, outline_fit
 from vision.local_cluster.kit import load_kit
 from vision.local_cluster.recognize import recognize
-from vision.local_cluster.synthetic import Conditions, render, sample_state
+from vision.local_cluster.synthetic import Conditions, sample_state
 
 KIT = load_kit()
 

@@ -8,9 +8,9 @@ import dataclasses
 import math
 
 import pytest
+from vision_pictures import benchmark_picture, render
 
 from benchmarks.vision import boards, clear_prior, without_craft
-from benchmarks.vision import rendered as benchmark_picture
 from companion.local_cluster.atoms import Colour
 from companion.local_cluster.board_scan import BoardScan, SlotState, TileReading
 from companion.service import TableService
@@ -28,7 +28,7 @@ from vision.local_cluster.recognize import (
     recognize,
 )
 from vision.local_cluster.slots import HIDDEN_SURE
-from vision.local_cluster.synthetic import Conditions, Rendered, render, sample_state
+from vision.local_cluster.synthetic import Conditions, Rendered, sample_state
 from vision.readers import Reading
 
 FINE = Conditions(seed=1, noise=1.0, jpeg=90, width=2304, height=1296)

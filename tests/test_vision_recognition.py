@@ -14,10 +14,10 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 from threadpoolctl import threadpool_info, threadpool_limits
+from vision_pictures import benchmark_picture, drawn_apart, render
 
 from benchmarks.vision import Board, boards, clear_prior, without_craft
-from benchmarks.vision import rendered as benchmark_picture
-from benchmarks.vision_kit_renders import _Picture, drawn_apart
+from benchmarks.vision_kit_renders import _Picture
 from companion.local_cluster.atoms import Colour, UnitType
 from companion.local_cluster.board_scan import SlotReading, SlotState
 from companion.local_cluster.state import Craft, State
@@ -27,7 +27,7 @@ from vision.local_cluster import recognize as recognize_module
 from vision.local_cluster.kit import load_kit
 from vision.local_cluster.layout import COVER_REACH, layout, zone_inradius
 from vision.local_cluster.recognize import FINE_PX_PER_MM, Recognition, recognize
-from vision.local_cluster.synthetic import Conditions, Rendered, render, sample_state
+from vision.local_cluster.synthetic import Conditions, Rendered, sample_state
 from vision.photograph import photograph
 from vision.readers import Quality
 

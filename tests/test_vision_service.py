@@ -10,13 +10,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from vision_pictures import render
 
 from companion.local_cluster.board_scan import BoardScan, SlotReading, SlotState, TileReading
 from companion.service import TableService
 from companion.service.attachments import ConfigError
 from vision.attachment import attach
 from vision.errors import CameraUnavailable
-from vision.local_cluster.synthetic import Conditions, render, sample_state
+from vision.local_cluster.synthetic import Conditions, sample_state
 from vision.sources.picamera import PicameraSource
 
 

@@ -7,11 +7,12 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
+from vision_pictures import render
 
 from vision.local_cluster import tile_edges
 from vision.local_cluster.kit import load_kit
 from vision.local_cluster.recognize import recognize
-from vision.local_cluster.synthetic import Conditions, render, sample_state
+from vision.local_cluster.synthetic import Conditions, sample_state
 from vision.local_cluster.tile_edges import Shown
 
 KIT = load_kit()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import os
+import re
 import stat
 from collections.abc import Iterator
 from typing import Any
@@ -80,6 +81,28 @@ def test_a_taken_seat_has_no_qr_code_any_more(app: Flask, table_id: str) -> None
     Phone(app, table_id).join(1, "Ann")
     page = app.test_client().get(f"/t/{table_id}/panel").get_data(as_text=True)
     assert join_link(app, table_id, 1) not in page and join_link(app, table_id, 2) in page
+
+
+def test_a_table_panel_is_shared_for_a_second_of_the_services_clock_and_no_longer(
+    app: Flask, started: tuple[Phone, Phone], clock: FakeClock
+) -> None:
+    """Every stream of a table screen shares one rendering of its panel for up to
+    ``PANEL_MAX_AGE`` (a second), counted on the service's clock, the one the countdown is
+    read from: a screen reloaded later shows the time left then, not a second-old figure."""
+    table = started[0].table_id
+    client = app.test_client()
+
+    def left() -> float:
+        page = client.get(f"/t/{table}/panel").get_data(as_text=True)
+        found = re.search(r'data-remaining="([0-9.]+)"', page)
+        assert found is not None, page
+        return float(found.group(1))
+
+    first = left()
+    clock.advance(0.5)
+    assert left() == first, "shared within the second"
+    clock.advance(23)
+    assert left() == pytest.approx(first - 23.5, abs=0.01)
 
 
 def test_an_unknown_table_is_a_clear_404(app: Flask) -> None:

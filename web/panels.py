@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import threading
-import time
 from typing import Any
 
 import segno
@@ -127,7 +126,9 @@ def turn_context(view: dict[str, Any]) -> dict[str, Any]:
 
 PANEL_MAX_AGE = 1.0
 """Seconds a rendered table panel is shared by every table stream (its clock is refreshed by
-the ticks in between); a change to the table renders it again at once."""
+the ticks in between); a change to the table renders it again at once. The seconds are the
+service's own, the clock the panel's countdown is read from: a panel is never more than this
+behind the time it shows."""
 
 
 _render_lock = threading.Lock()
@@ -163,8 +164,8 @@ def table_panel_and_lights(table_id: str) -> tuple[str, Indicators]:
     with _render_lock:  # the first stream renders; the others wait and share it
         version = _version(table_id)
         cached = cache.get(table_id)
-        now = time.monotonic()
-        if cached is not None and cached[0] == version and now - cached[1] < PANEL_MAX_AGE:
+        now = service().clock.now()
+        if cached is not None and cached[0] == version and 0 <= now - cached[1] < PANEL_MAX_AGE:
             return cached[2], cached[3]
         html, lights = _render_table_panel(table_id, version)
         cache[table_id] = (version, now, html, lights)
