@@ -287,6 +287,30 @@ def _save_pages(chromium: Any, name: str) -> None:
             print(f"saved {stem.name}.html and .png", file=sys.stderr)
 
 
+# -- The benchmarks' command lines (tests/test_*benchmark_smoke.py) ------------------------------
+
+
+@pytest.fixture
+def stand_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> Callable[[Any, dict[str, Any]], list[dict[str, Any]]]:
+    """``asked = stand_in(module, results)``: the benchmark module's ``run`` replaced by one
+    that returns ``results`` (a run the test already made) and records in ``asked`` the
+    options each call passed, so the command line is checked without running it again."""
+
+    def replace(module: Any, results: dict[str, Any]) -> list[dict[str, Any]]:
+        asked: list[dict[str, Any]] = []
+
+        def run(**options: Any) -> dict[str, Any]:
+            asked.append(options)
+            return results
+
+        monkeypatch.setattr(module, "run", run)
+        return asked
+
+    return replace
+
+
 # -- DATC summary line (Cosmic Cluster's Diplomacy engine, tests/test_datc.py) --------------
 
 

@@ -10,7 +10,7 @@ from benchmarks import cluster_peg
 from benchmarks.cluster_peg import format_report, main, play_task, run, sample_positions
 
 
-def test_quick_run_reports_every_part(monkeypatch):
+def test_quick_run_reports_every_part(stand_in):
     """One quick run read, then the command line's options passed to it and its results
     printed (the run stood in for, so the games are not played twice)."""
     results = run(quick=True, jobs=1)
@@ -44,13 +44,7 @@ def test_quick_run_reports_every_part(monkeypatch):
     assert knowing["blue_wins"] + len(knowing["not_won"]) == 1
     assert "f) a Blue that knows the greedy player's rule" in report
     json.dumps(results)
-    asked = []
-
-    def fake_run(**kwargs):
-        asked.append(kwargs)
-        return results
-
-    monkeypatch.setattr(cluster_peg, "run", fake_run)
+    asked = stand_in(cluster_peg, results)
     out = io.StringIO()
     assert main(["--quick", "--jobs", "1"], out=out) == 0
     assert "Cluster (peg game)" in out.getvalue()
@@ -74,7 +68,7 @@ def test_sample_positions_are_repeatable():
     assert [p.text() for p in sample_positions(6)] == [p.text() for p in sample_positions(6)]
 
 
-def test_the_camera_benchmark_quick_run_reports_accuracy_and_speed(monkeypatch):
+def test_the_camera_benchmark_quick_run_reports_accuracy_and_speed(stand_in):
     from benchmarks import cluster_vision
 
     results = cluster_vision.run(quick=True)
@@ -87,13 +81,7 @@ def test_the_camera_benchmark_quick_run_reports_accuracy_and_speed(monkeypatch):
     report = cluster_vision.format_report(results)
     assert "confidently wrong:" in report and "reading a 1920x1080 picture" in report
     # The command prints what it ran (stood in for: the pictures are read once).
-    asked = []
-
-    def measured(**options):
-        asked.append(options)
-        return results
-
-    monkeypatch.setattr(cluster_vision, "run", measured)
+    asked = stand_in(cluster_vision, results)
     out = io.StringIO()
     assert cluster_vision.main(["--quick", "--json"], out) == 0
     assert json.loads(out.getvalue()) == json.loads(json.dumps(results))

@@ -7,13 +7,11 @@ import io
 import json
 from typing import Any
 
-import pytest
-
 from benchmarks import clustered_vision
 from benchmarks.clustered_vision import format_report, main, run
 
 
-def test_quick_run_reports_accuracy_and_speed(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_quick_run_reports_accuracy_and_speed(stand_in: Any) -> None:
     """One quick run read, and the command line's printing of it (the run stood in for, so
     its pictures are not drawn and read twice)."""
     results = json.loads(json.dumps(run(quick=True)))
@@ -23,13 +21,7 @@ def test_quick_run_reports_accuracy_and_speed(monkeypatch: pytest.MonkeyPatch) -
     assert results["targets"]["confidently_wrong"]["measured"] == 0
     report = format_report(results)
     assert "a) kit_1080p" in report and "b) speed kit_1080p" in report
-    asked: list[dict[str, Any]] = []
-
-    def measured(**options: Any) -> dict[str, Any]:
-        asked.append(options)
-        return results
-
-    monkeypatch.setattr(clustered_vision, "run", measured)
+    asked = stand_in(clustered_vision, results)
     out = io.StringIO()
     assert main(["--quick", "--json"], out=out) == 0
     assert json.loads(out.getvalue()) == results and asked == [{"quick": True}]

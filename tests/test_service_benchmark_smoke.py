@@ -8,8 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-
-import pytest
+from typing import Any
 
 from benchmarks import service as service_benchmark
 from benchmarks.service import format_report, main, run
@@ -17,7 +16,7 @@ from benchmarks.service import format_report, main, run
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_quick_run_reports_both_benchmarks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_quick_run_reports_both_benchmarks(tmp_path: Path, stand_in: Any) -> None:
     results = run(quick=True, folder=tmp_path)
     assert results["suite"] == "table-service"
     assert results["quick"] is True
@@ -42,7 +41,7 @@ def test_quick_run_reports_both_benchmarks(tmp_path: Path, monkeypatch: pytest.M
     json.dumps(results)  # what --json prints
     assert list(tmp_path.iterdir()) == [], "the temporary databases are removed"
     # The command prints the report of what it ran (stood in for: the table is played once).
-    monkeypatch.setattr(service_benchmark, "run", lambda **options: results)
+    stand_in(service_benchmark, results)
     out = io.StringIO()
     assert main(["--quick"], out=out) == 0
     assert out.getvalue() == report + "\n"

@@ -31,7 +31,7 @@ from vision.local_cluster.recognize import TilePose
 from vision.local_cluster.synthetic import sample_state
 
 
-def test_quick_run_reports_accuracy_and_speed(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_quick_run_reports_accuracy_and_speed(stand_in: Any) -> None:
     """One quick run read, and the command line's options passed to it and its results
     printed (the run stood in for, so its pictures are not drawn and read twice)."""
     results = json.loads(json.dumps(run(quick=True)))
@@ -42,13 +42,7 @@ def test_quick_run_reports_accuracy_and_speed(monkeypatch: pytest.MonkeyPatch) -
     assert all(isinstance(t["passed"], bool) for t in results["targets"].values())
     report = format_report(results)
     assert "speed 1080p" in report and "accuracy over 2 rendered pictures" in report
-    asked: list[dict[str, Any]] = []
-
-    def measured(**options: Any) -> dict[str, Any]:
-        asked.append(options)
-        return results
-
-    monkeypatch.setattr(vision_benchmark, "run", measured)
+    asked = stand_in(vision_benchmark, results)
     out = io.StringIO()
     assert main(["--quick", "--json", "--seed", "7"], out=out) == 0
     assert json.loads(out.getvalue()) == results

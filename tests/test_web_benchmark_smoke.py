@@ -7,14 +7,13 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
-
-import pytest
+from typing import Any
 
 from benchmarks import web as web_benchmark
 from benchmarks.web import format_report, main, run
 
 
-def test_quick_run_reports_both_series(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_quick_run_reports_both_series(tmp_path: Path, stand_in: Any) -> None:
     results = run(quick=True, folder=tmp_path)
     assert results["suite"] == "web" and results["quick"] is True
     seats, crowd = results["series"]["seats"], results["series"]["crowd"]
@@ -29,7 +28,7 @@ def test_quick_run_reports_both_series(tmp_path: Path, monkeypatch: pytest.Monke
     json.dumps(results)
     assert list(tmp_path.iterdir()) == [], "the temporary database is removed"
     # The command prints the report of what it ran (stood in for: the site is driven once).
-    monkeypatch.setattr(web_benchmark, "run", lambda **options: results)
+    stand_in(web_benchmark, results)
     out = io.StringIO()
     assert main(["--quick"], out=out) == 0
     assert out.getvalue() == report + "\n"
