@@ -357,7 +357,9 @@ def _count(picture: Rendered, found: Recognition | None, totals: dict[str, int])
             elif not occluded:
                 totals["slots_right"] += reading.known
                 totals["slots_unknown"] += not reading.known
-    totals["tiles_wrong"] += len(seen - set(picture.tiles))
+    stray = sorted(seen - set(picture.tiles))
+    totals["tiles_wrong"] += len(stray)
+    wrong += [f"{sector}: found, but not on the table" for sector in stray]
     return wrong
 
 

@@ -188,6 +188,24 @@ def _plane(
     return plane, poses
 
 
+def marker_size(kit: Kit) -> float:
+    """The printed tile marker's size as :func:`sizes_on_plane` measures it (mm)."""
+    model = np.array(kit.marker_corners(), np.float64)
+    return float(np.sqrt((model**2).sum(axis=1).mean()))
+
+
+def sizes_on_plane(plane: Matrix, markers: Sequence[Marker]) -> npt.NDArray[np.float64]:
+    """Each marker's size on the table plane (``plane``: table mm -> image), in mm: its
+    corners' mean distance from their centre, carried onto the plane."""
+    corners = np.array([m.corners.reshape(4, 2) for m in markers], np.float64)  # N x 4 x 2
+    flat = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), np.linalg.inv(plane))
+    points = flat.reshape(-1, 4, 2)
+    out: npt.NDArray[np.float64] = np.sqrt(
+        ((points - points.mean(axis=1, keepdims=True)) ** 2).sum(axis=2).mean(axis=1)
+    )
+    return out
+
+
 def _near_pairs(
     poses: Sequence[tuple[tuple[float, float], float]], side: float
 ) -> list[tuple[int, int]]:
