@@ -130,7 +130,7 @@ def _plane(
     else:
         card_mm, card_px = model, tiles[0].corners.astype(np.float64)
         everything, anchors = list(tiles), 1
-    size = float(np.sqrt((model**2).sum(axis=1).mean()))
+    size = marker_size(kit)
     quads = np.array([m.corners for m in everything])
     plane = _homography(card_mm, card_px)
     rectifier = _rectifier(quads)
@@ -140,7 +140,7 @@ def _plane(
         if np.linalg.det(np.linalg.inv(rectifier)[:2, :2]) < 0:
             flat[..., 1] *= -1  # a mirror image: turn it the right way up
             rectifier = rectifier @ np.diag([1.0, -1.0, 1.0])
-        sizes = np.sqrt(((flat - flat.mean(axis=1, keepdims=True)) ** 2).sum(axis=2).mean(axis=1))
+        sizes = _spread(flat)
         k = float(median(sizes)) / size
         card_flat = flat[:anchors].reshape(-1, 2) / k
         (cx, cy), angle = _rigid(card_mm - card_mm.mean(axis=0), card_flat)
@@ -199,9 +199,14 @@ def sizes_on_plane(plane: Matrix, markers: Sequence[Marker]) -> npt.NDArray[np.f
     corners' mean distance from their centre, carried onto the plane."""
     corners = np.array([m.corners.reshape(4, 2) for m in markers], np.float64)  # N x 4 x 2
     flat = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), np.linalg.inv(plane))
-    points = flat.reshape(-1, 4, 2)
+    return _spread(flat.reshape(-1, 4, 2))
+
+
+def _spread(quads: Matrix) -> npt.NDArray[np.float64]:
+    """Each quad's size (N x 4 x 2 -> N): its corners' root mean square distance from their
+    centre."""
     out: npt.NDArray[np.float64] = np.sqrt(
-        ((points - points.mean(axis=1, keepdims=True)) ** 2).sum(axis=2).mean(axis=1)
+        ((quads - quads.mean(axis=1, keepdims=True)) ** 2).sum(axis=2).mean(axis=1)
     )
     return out
 

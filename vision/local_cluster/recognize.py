@@ -343,7 +343,9 @@ def recognize(
             continue
         tile_markers.append(marker)
     table_to_image, poses = _plane(card_markers, tile_markers, kit)
-    off_size, refitted, refitted_poses = _off_size(card_markers, tile_markers, kit, table_to_image)
+    off_size, kept_markers, refitted, refitted_poses = _off_size(
+        card_markers, tile_markers, kit, table_to_image
+    )
     if off_size:
         names = ", ".join(f"S{m.id}" for m in off_size)
         notes.append(
@@ -351,7 +353,7 @@ def recognize(
             "marker: no tile (a pattern in the mat, or a picture?), left out"
         )
         markers = [m for m in markers if all(m is not o for o in off_size)]
-        tile_markers = [m for m in tile_markers if all(m is not o for o in off_size)]
+        tile_markers = kept_markers
         table_to_image, poses = refitted, refitted_poses
     rescued: set[str] = set()
     if count is not None and (tile_markers or card_markers) and len(tile_markers) < count:
@@ -665,10 +667,10 @@ S40, not on the table, at 0.25 and 0.23)."""
 
 def _off_size(
     card: list[Marker], tiles: list[Marker], kit: Kit, table_to_image: Matrix
-) -> tuple[list[Marker], Matrix, list[Pose]]:
+) -> tuple[list[Marker], list[Marker], Matrix, list[Pose]]:
     """The tile markers whose size on the table plane (``table_to_image``, fitted to all of
-    them) is more than :data:`MARKER_SIZE_OFF` times off the kit's; the plane and the poses
-    of the others. The farthest off is taken out first and the plane fitted again without
+    them) is more than :data:`MARKER_SIZE_OFF` times off the kit's; the others, and the plane
+    and their poses. The farthest off is taken out first and the plane fitted again without
     it, so that what is no tile does not pull the plane the others lie on."""
     size = marker_size(kit)
     out: list[Marker] = []
@@ -681,9 +683,9 @@ def _off_size(
             break
         out.append(left.pop(worst))
         if not (left or card):
-            return out, table_to_image, []
+            return out, left, table_to_image, []
         table_to_image, poses = _plane(card, left, kit)
-    return out, table_to_image, poses
+    return out, left, table_to_image, poses
 
 
 def _marker_scales(
