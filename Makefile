@@ -14,11 +14,12 @@ all: test
 
 venv: $(STAMP)
 
-# Reinstall whenever pyproject.toml changes (the stamp is older than it).
-$(STAMP): pyproject.toml
+# Reinstall whenever pyproject.toml or the pins change (the stamp is older than either).
+# constraints.txt holds every package at the version the tests and figures were made with.
+$(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --upgrade pip
-	$(BIN)/python -m pip install -e '.[test]'
+	$(BIN)/python -m pip install --upgrade --constraint constraints.txt pip
+	$(BIN)/python -m pip install --constraint constraints.txt -e '.[test]'
 	touch $@
 
 # The web companion with a demo table on port 8000 (prints the addresses to open).

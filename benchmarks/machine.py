@@ -1,14 +1,20 @@
-"""Which machine a benchmark ran on: platform, CPU model, core count, Python, date."""
+"""Which machine a benchmark ran on: platform, CPU model, core count, Python, the numeric
+libraries, date."""
 
 from __future__ import annotations
 
 import datetime
 import os
 import platform
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 CPUINFO = Path("/proc/cpuinfo")
+
+LIBRARIES = ("opencv-python-headless", "numpy")
+"""The distributions whose arithmetic the vision figures turn on (docs/dependencies.md,
+"Pinned versions"): a figure is quoted with their versions."""
 
 
 def cpu_model(cpuinfo: Path = CPUINFO) -> str:
@@ -30,6 +36,18 @@ def cpu_model(cpuinfo: Path = CPUINFO) -> str:
     return platform.processor() or platform.machine() or "unknown"
 
 
+def library_versions(names: tuple[str, ...] = LIBRARIES) -> dict[str, str]:
+    """Each distribution's installed version, read from its metadata (nothing is imported);
+    "not installed" where it is not."""
+    out = {}
+    for name in names:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
 def machine_info() -> dict[str, Any]:
     """The facts a results table needs to compare runs across machines."""
     now = datetime.datetime.now(datetime.UTC)
@@ -41,6 +59,7 @@ def machine_info() -> dict[str, Any]:
         "cpu_model": cpu_model(),
         "cpu_count": os.cpu_count(),
         "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "libraries": library_versions(),
     }
 
 
@@ -52,4 +71,5 @@ def header(title: str, machine: dict[str, Any], *, quick: bool) -> list[str]:
         f"machine:  {machine['platform']} ({machine['machine']})",
         f"cpu:      {machine['cpu_model']}, {machine['cpu_count']} logical cores",
         f"python:   {machine['python']}",
+        "libs:     " + ", ".join(f"{k} {v}" for k, v in machine["libraries"].items()),
     ]

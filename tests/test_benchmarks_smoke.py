@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from benchmarks.machine import cpu_model, machine_info
+from benchmarks.machine import cpu_model, header, library_versions, machine_info
 from benchmarks.rules_core import busy_position, mixed_orders
 from benchmarks.runner import format_report, main, run
 from companion.local_cluster.adjudication import adjudicate
@@ -94,3 +94,17 @@ def test_machine_info(tmp_path: Path) -> None:
     pi.write_text("processor\t: 0\nBogoMIPS\t: 108.00\n\nModel\t: Raspberry Pi 5\n", "utf-8")
     assert cpu_model(pi) == "Raspberry Pi 5"
     assert cpu_model(tmp_path / "missing")
+
+
+def test_a_report_names_the_opencv_and_numpy_it_ran_on() -> None:
+    """The vision figures turn on OpenCV's arithmetic (docs/dependencies.md, "Pinned
+    versions"), so every report's header says which OpenCV and numpy it ran with."""
+    import cv2
+    import numpy
+
+    info = machine_info()
+    assert info["libraries"]["opencv-python-headless"].startswith(cv2.__version__)
+    assert info["libraries"]["numpy"] == numpy.__version__
+    lines = header("vision", info, quick=True)
+    assert f"opencv-python-headless {info['libraries']['opencv-python-headless']}" in lines[-1]
+    assert library_versions(("no-such-distribution",)) == {"no-such-distribution": "not installed"}

@@ -23,6 +23,7 @@ from companion.local_cluster.board_scan import SlotReading, SlotState
 from companion.local_cluster.state import Craft, State
 from vision.errors import CardNotFound
 from vision.local_cluster import colour, slots
+from vision.local_cluster import layout as layout_module
 from vision.local_cluster import recognize as recognize_module
 from vision.local_cluster.kit import load_kit
 from vision.local_cluster.layout import COVER_REACH, layout, zone_inradius
@@ -1483,6 +1484,37 @@ def test_a_coarse_layout_drops_only_the_small_slots_probes() -> None:
             for name in ("region", "outline", "beside"):
                 assert (coarse.points[getattr(a, name)] == full.points[getattr(b, name)]).all()
             assert (a.plane == b.plane).all()
+
+
+def test_a_layout_is_the_same_whatever_order_a_sort_leaves_ties_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A slot's surround is the bare points deepest beside it, and on the kit's lattice many
+    lie equally deep. numpy's default sort leaves ties in an order of its own, which moved
+    between numpy 1 (the Raspberry Pi's, from apt) and numpy 2: variant 1's strike craft
+    surrounds differed, a slot's light plane by up to 0.35, and a lit craft read white at
+    0.85 on the Pi that reads unknown here. The layout sorts stably, so a sort that breaks
+    ties the other way (what another machine's may do) lays out every variant alike."""
+    kit = load_kit()
+    real = np.argsort
+
+    def ties_reversed(values: np.ndarray, *args: object, kind: str | None = None) -> np.ndarray:
+        if kind == "stable":
+            return real(values, *args, kind=kind)  # type: ignore[call-overload,no-any-return]
+        flipped = np.asarray(values)[..., ::-1]
+        order = real(flipped, *args, kind="stable")  # type: ignore[call-overload]
+        return np.asarray(flipped.shape[-1] - 1 - order)
+
+    for variant in range(len(kit.variants)):
+        for extra in (0.0, 0.5, 1.0):
+            here = layout_module._layout(kit, variant, extra)
+            with monkeypatch.context() as patched:
+                patched.setattr(layout_module.np, "argsort", ties_reversed)
+                there = layout_module._layout(kit, variant, extra)
+            for a, b in zip(here.kinds, there.kinds, strict=True):
+                assert (a.surround == b.surround).all(), (variant, extra, a.kind)
+                assert (a.plane == b.plane).all(), (variant, extra, a.kind)
+                assert (a.inner == b.inner).all(), (variant, extra, a.kind)
 
 
 def test_a_coarse_picture_reads_the_same_without_the_small_slots_probes(

@@ -200,7 +200,7 @@ def _paper(frame: Image, kit: Kit, board: Board, homography: Matrix) -> npt.NDAr
     keep = samples[(chroma < 0.35 * samples.max(axis=1) + 8)]
     if len(keep) < 8:
         keep = samples
-    order = np.argsort(keep.sum(axis=1))
+    order = np.argsort(keep.sum(axis=1), kind="stable")
     top = keep[order[len(order) // 3 :]]  # the brighter two thirds: paper, not labels
     return np.asarray(np.median(top, axis=0), dtype=np.float32)
 
@@ -213,7 +213,9 @@ def _ring(radius: float, count: int = 16) -> Matrix:
 def _around(raw: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     """The brighter half of a ring's samples (8-bit B, G, R): the paper around a hole, not a
     peg's side or a hand's shadow over part of the ring."""
-    return np.asarray(raw[np.argsort(raw.sum(axis=1))[len(raw) // 2 :]], dtype=np.float32)
+    return np.asarray(
+        raw[np.argsort(raw.sum(axis=1), kind="stable")[len(raw) // 2 :]], dtype=np.float32
+    )
 
 
 def _tinted(
@@ -260,7 +262,7 @@ def _unlike_around(
     own = np.median(discs, axis=1)
     level = own.mean(axis=1)
     levels = rings.mean(axis=2)
-    order = np.argsort(levels, axis=1)
+    order = np.argsort(levels, axis=1, kind="stable")
     half, quarter = rings.shape[1] // 2, rings.shape[1] // 4
     brighter = np.take_along_axis(rings, order[:, half:, None], axis=1)
     paper_there = np.median(brighter, axis=1).mean(axis=1)

@@ -131,7 +131,7 @@ def _cloth(light: npt.NDArray[np.float32]) -> tuple[float, float]:
 def _clockwise(quad: Matrix) -> Matrix:
     centre = quad.mean(axis=0)
     angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
-    ordered = quad[np.argsort(angles)]
+    ordered = quad[np.argsort(angles, kind="stable")]
     return np.asarray(ordered, np.float64)
 
 

@@ -370,7 +370,7 @@ def _anywhere(
             part = patch[y0 : min(y + bh + n // 2, height), x0 : min(x + bw + n // 2, width)]
             if part.shape[0] < n or part.shape[1] < n:
                 continue
-            scores = cv2.matchTemplate(part, square, cv2.TM_CCOEFF_NORMED, mask=square_mask)
+            scores = masked_match(part, square, square_mask)
             scores[~np.isfinite(scores)] = -1.0
             rows, cols = np.nonzero(
                 (scores >= ANYWHERE_LEAST)
@@ -389,6 +389,20 @@ def _anywhere(
     # Each looked at turned as matched and half a step either way.
     half = ANYWHERE_TURN_DEG / 2
     return [(at, turn + more) for at, turn in out for more in (0.0, -half, half)]
+
+
+def masked_match(image: np.ndarray, template: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``cv2.TM_CCOEFF_NORMED`` of ``template`` over its pixels in ``mask``, at each place in
+    ``image`` (all float32). OpenCV 4.11, which the Raspberry Pi install takes (numpy 1:
+    docs/dependencies.md), raises ``cv2.error`` ("the output array type must be explicitly
+    specified") for a masked match whose result is one column wide but several rows high: an
+    image as wide as the template. That match is made on both arrays transposed, which is the
+    same correlation, and its result transposed back."""
+    wide, high = image.shape[1] - template.shape[1] + 1, image.shape[0] - template.shape[0] + 1
+    if wide == 1 and high > 1:
+        return masked_match(image.T, template.T, mask.T).T
+    out: np.ndarray = cv2.matchTemplate(image, template, cv2.TM_CCOEFF_NORMED, mask=mask)
+    return out
 
 
 def _turned_square(
@@ -461,7 +475,7 @@ def _white_square(
     ).astype(np.float32)
     if float(patch.std()) < 1.0:
         return None
-    scores = cv2.matchTemplate(patch, drawn, cv2.TM_CCOEFF_NORMED, mask=mask)
+    scores = masked_match(patch, drawn, mask)
     _, best, _, (col, row) = cv2.minMaxLoc(scores)
     if best < SQUARE_LEAST:
         shown = over.shown(warp, size, inverse=True)
@@ -812,7 +826,7 @@ def _by_white_cells(
             return None
         against.append(int((white & ~own).sum()))
         agree.append(int((white & own).sum()))
-    order = np.argsort(against)
+    order = np.argsort(against, kind="stable")
     first = int(order[0])
     if (
         against[first] == 0

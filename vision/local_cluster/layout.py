@@ -449,11 +449,14 @@ def _layout(kit: Kit, variant: int, extra: float) -> VariantLayout:
             np.full(len(region) + len(outline) + len(beside) + int(on.sum()), position, np.intp)
         )
         near = np.nonzero(depth[position] >= 0)[0]
+        # Every sort here is stable: on the kit's lattice many points lie equally deep, and
+        # which of them make a cut must not turn on the order a machine's sort leaves ties
+        # in (numpy 1's and numpy 2's differed: the Raspberry Pi's strike craft surrounds).
         if len(near) < SURROUND_LEAST:  # hemmed in by other zones: the bare tile nearest it
-            near = np.argsort(-depth[position])[:SURROUND_LEAST]
+            near = np.argsort(-depth[position], kind="stable")[:SURROUND_LEAST]
         close = near[depth[position][near] >= SURROUND - COVER_REACH]
         if len(close) < COVER_LEAST:
-            close = near[np.argsort(-depth[position][near])[:COVER_LEAST]]
+            close = near[np.argsort(-depth[position][near], kind="stable")[:COVER_LEAST]]
         per_slot[position] = (
             region,
             outline,
@@ -481,7 +484,8 @@ def _layout(kit: Kit, variant: int, extra: float) -> VariantLayout:
             inside = _inside_distance(centred, relative[:, 0], relative[:, 1], slot.inradius)
             inner = np.nonzero(inside >= clear)[0].astype(np.intp)
             if len(inner) < 3:  # a small slot: its three points nearest the centre
-                inner = np.argsort(np.hypot(relative[:, 0], relative[:, 1]))[:3].astype(np.intp)
+                nearest = np.argsort(np.hypot(relative[:, 0], relative[:, 1]), kind="stable")
+                inner = nearest[:3].astype(np.intp)
             shapes[slot.kind] = (body, glyph_centre, glyph_middle, inner)
     kinds = []
     for kind in dict.fromkeys(slot.kind for slot in slots):

@@ -460,7 +460,7 @@ def standing(
     score of any other marker not found elsewhere: a marker found elsewhere is not here too
     (the quad may be that marker again), but it is no rival for the margin either."""
     best = scores.max(axis=1)
-    order = np.argsort(-best)
+    order = np.argsort(-best, kind="stable")
     first = int(order[0])
     rivals = [i for i in order[1:] if everyone[i] not in found]
     return first, float(best[first]), float(best[rivals[0]]) if rivals else -1.0

@@ -100,7 +100,7 @@ def _rectifier(quads: Matrix) -> Matrix | None:
     a, b, c, d, e, f = vectors6[:, 0]
     conic = np.array([[a, b, d], [b, c, e], [d, e, f]])
     values, vectors = np.linalg.eigh(conic)
-    order = np.argsort(np.abs(values))[::-1]
+    order = np.argsort(np.abs(values), kind="stable")[::-1]
     values, vectors = values[order], vectors[:, order]
     if values[0] * values[1] <= 0:
         return None

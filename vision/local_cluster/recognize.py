@@ -1413,7 +1413,9 @@ def read_tiles(
         shown = np.nonzero(~hidden)[0]
         for i in np.nonzero(hidden)[0]:
             apart = np.linalg.norm(at_px[shown] - at_px[i], axis=1)
-            levels[i] = float(np.mean(levels[shown[np.argsort(apart)[:BORROWED_FROM]]]))
+            levels[i] = float(
+                np.mean(levels[shown[np.argsort(apart, kind="stable")[:BORROWED_FROM]]])
+            )
     # A hand lies over most tiles whose squares are hidden, and lifts their field's median:
     # for them the field's low percentile tells glare (each slot still refuses its own).
     field = np.where(hidden, lows, backgrounds)

@@ -765,7 +765,7 @@ def tinted(
     tint = level - taken
     body = lab(np.maximum(linear_from_lab(colour) - tint / gain, 0).astype(np.float32))
     distances = np.linalg.norm(body[:, None, :] - refs.table()[None], axis=2)
-    order = np.argsort(distances, axis=1)[:, :2]
+    order = np.argsort(distances, axis=1, kind="stable")[:, :2]
     d = np.take_along_axis(distances, order, axis=1)
     out: Bools = (order[:, 0] != nearest) | (d[:, 1] - d[:, 0] < TINT_MARGIN) | (d[:, 0] > TINT_FAR)
     return out
@@ -994,7 +994,7 @@ def measure(
         contrast_least = _least_part(on, OUTLINE_PARTS[kind.kind]) - level
         over_inside = on_mean - inner[..., 0]
         distances = np.sqrt(((colour[:, :, None, :] - table[None, None]) ** 2).sum(axis=3))
-        order = np.argsort(distances, axis=2)[..., :2]
+        order = np.argsort(distances, axis=2, kind="stable")[..., :2]
         d = np.take_along_axis(distances, order, axis=2)
         glyph = None
         if kind.glyph_centre is not None and kind.glyph_middle is not None:
