@@ -10,6 +10,9 @@
   own folders are ``companion/<game>/``, ``web/games/<game>.py`` (or a package),
   ``web/templates/<game>/``, ``web/static/<game>/`` and ``vision/<game>/``; documentation
   (docstrings, comments) may name games.
+- Every ``argsort`` in ``vision`` is stable: numpy's default sort leaves ties in an order that
+  differs between numpy 1 (the Raspberry Pi's) and numpy 2, and between CPUs
+  (docs/dependencies.md, "The Pi's OpenCV and numpy").
 """
 
 from __future__ import annotations
@@ -255,3 +258,31 @@ def test_only_picture_renderers_use_the_shared_photograph() -> None:
     assert users, "no renderer uses vision/photograph.py: the check checks nothing"
     assert all(user.endswith("/synthetic.py") for user in users), users
     assert _imports_module(ast.parse("from vision import photograph"), "vision.photograph")
+
+
+def _unstable_sorts(tree: ast.AST) -> list[int]:
+    """The lines of every ``argsort`` or ``argpartition`` call (function or method) without
+    ``kind="stable"``."""
+    lines = []
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("argsort", "argpartition")
+        ):
+            continue
+        kind = next((k.value for k in node.keywords if k.arg == "kind"), None)
+        if not (isinstance(kind, ast.Constant) and kind.value == "stable"):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_every_argsort_in_vision_is_stable() -> None:
+    found = {
+        str(path.relative_to(ROOT)): lines
+        for path in sorted((ROOT / "vision").rglob("*.py"))
+        if (lines := _unstable_sorts(ast.parse(path.read_text(), str(path))))
+    }
+    assert found == {}, f"argsort without kind='stable' (ties differ by machine): {found}"
+    sample = "np.argsort(a)\nb.argsort(kind='stable')\nnp.argpartition(a, 3)\n"
+    assert _unstable_sorts(ast.parse(sample)) == [1, 3]
