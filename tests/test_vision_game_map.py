@@ -11,9 +11,10 @@ import math
 
 import numpy as np
 import pytest
-from vision_pictures import benchmark_picture, render
+from vision_pictures import benchmark_picture, drawn_apart, render
 
 from benchmarks.vision import MISLAID, boards, game_cells, turned_by_players
+from benchmarks.vision_kit_renders import _Picture
 from companion.local_cluster.atoms import Colour, SectorId
 from companion.local_cluster.board_scan import SlotReading, SlotState, discrepancies
 from companion.local_cluster.galaxy import Galaxy, Tile
@@ -77,6 +78,21 @@ def test_r2_1_the_map_names_the_sector_and_turn_of_a_free_cell() -> None:
     assert not fitted.turned_so(_pose(CELLS["S6"], turn=90.0), "S6")  # a quarter turn off
     assert fitted.lies_so(_pose(CELLS["S6"], turn=90.0), "S6")  # but on S6's cell
     assert not fitted.lies_so(_pose(CELLS["S6"]), "S3")
+
+
+def test_r2_1_the_map_says_where_each_of_its_tiles_lies() -> None:
+    """The cell the fitted map lays a sector on, whether or not a tile beside it was found:
+    S6's cell and its marker's turn, as ``at`` names them back; no cell for a sector the map
+    does not have."""
+    fitted = _fitted("S1", "S2", "S4")
+    cell = fitted.cell_of(SectorId("S6"))
+    assert cell is not None
+    (x, y), angle = cell
+    (want_x, want_y), want_angle = _pose(CELLS["S6"])
+    assert (x, y) == pytest.approx((want_x, want_y), abs=0.01)
+    assert angle == pytest.approx(want_angle, abs=0.01)
+    assert fitted.at(cell) == (SectorId("S6"), pytest.approx(want_angle, abs=0.01))
+    assert fitted.cell_of(SectorId("S7")) is None
 
 
 def test_a_pose_between_cells_or_off_the_map_is_on_no_cell() -> None:
@@ -278,3 +294,34 @@ def test_r2_1_the_camera_names_a_tile_laid_turned_otherwise_than_the_screen_draw
         f"{slipped.id}: the tile lies a quarter turn clockwise from the way the table screen "
         "draws it (its top goes to the light bar)"
     ]
+
+
+@pytest.mark.slow
+def test_r2_1_a_hidden_tile_beyond_another_hidden_tile_is_looked_for_on_its_cell() -> None:
+    """Issue 18's pictures drawn apart, seed 35 picture 16 (1.0 px/mm): a hand over S26 and
+    S17, both markers hidden. S17's only neighbour on the table is S26, whose face lies
+    under the palm, so no free cell beside a found tile is S17's. The map lays S17 on its
+    cell all the same: its face is looked for there, and its nine visible slots read right.
+    Without the map nothing says where it lies, and it is not placed."""
+    picture = drawn_apart(16, 35)
+    truth = _Picture(picture)
+    expected = tuple(truth.tiles)
+    assert not truth.tiles["S17"].marker_visible and not truth.tiles["S26"].marker_visible
+    cells = turned_by_players(picture.cells, "turns 35 16")  # type: ignore[arg-type]
+    s17, s26 = cells[SectorId("S17")], cells[SectorId("S26")]
+    beside = [s for s, t in cells.items() if abs(t.column - s17.column) + abs(t.row - s17.row) == 1]
+    assert beside == ["S26"] and (s26.column, s26.row) != (s17.column, s17.row)
+    alone = recognize(picture.image, expected=expected)
+    assert alone.scan.tile("S17") is None and alone.scan.tile("S26") is None
+    found = recognize(picture.image, expected=expected, cells=cells)
+    assert found.scan.tile("S26") is None
+    tile = found.scan.tile("S17")
+    assert tile is not None
+    want = truth.tiles["S17"]
+    shown = [r for r in tile.slots if r.slot not in want.occluded]
+    assert [r.describe() for r in tile.slots if r.known and not want.drawn(r)] == []
+    assert sum(r.known for r in shown) == len(shown) == 9
+    assert (
+        "S17: its marker is hidden; placed where a face like its own shows, on the cell and "
+        "the way the game's map lays it"
+    ) in found.scan.notes

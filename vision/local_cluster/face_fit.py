@@ -4,7 +4,8 @@ A hand over a tile's marker leaves nothing that names the tile. But when the tab
 hold a tile that was not found (``companion scan --expect``, or the tracked game with no
 earlier scan of that tile) and it is the only such tile of its variant, the face says which
 it is (of more, what shows of its marker may: ``grid_rescue.named_in_part``). It lies on a
-free grid cell beside the tiles found; each such cell is looked at:
+free grid cell beside the tiles found, or, where the game's map is known, on the cell the map
+lays it (beyond another hidden tile it lies beside none found); each such cell is looked at:
 
 1. its **edge line** (a 1.5 mm light line just inside the cut, alike on all four sides) says
    where the tile lies, give or take its gap and turn: the pose where the line shows most
@@ -102,10 +103,12 @@ def faces(
     poses: Sequence[Pose],
     typical: float,
     face_level: float,
+    also: Sequence[Pose] = (),
 ) -> list[Face]:
-    """The tile faces on the free grid cells beside the tiles at ``poses``, given the
-    ``typical`` contrast of the found tiles' edge lines against their faces, and how light
-    those faces are (``face_level``)."""
+    """The tile faces on the free grid cells beside the tiles at ``poses`` and at the cells
+    ``also`` names (the game's map's cells of the tiles missing, which may lie beyond another
+    hidden tile), given the ``typical`` contrast of the found tiles' edge lines against their
+    faces, and how light those faces are (``face_level``)."""
     if typical <= 0 or not poses:
         return []
     every = tile_edges.probes(kit, None)
@@ -113,7 +116,14 @@ def faces(
     outlines = [outline_fit.outline_probes(kit, v) for v in variants]
     turned = [outline_fit.outline_probes(kit, v, TURNED) for v in variants]
     out = []
-    for cell in free_cells(poses, kit.tile_side):
+    cells = free_cells(poses, kit.tile_side)
+    held = [centre for centre, _ in [*poses, *cells]]
+    cells += [
+        cell
+        for cell in also
+        if all(math.dist(cell[0], centre) >= 0.5 * kit.tile_side for centre in held)
+    ]
+    for cell in cells:
         pose = _edge_fitted(gray, table_to_image, every, typical, cell)
         line, face = tile_edges.levels(gray, table_to_image @ _similarity(*pose), every)
         if tile_edges.shown(line - face, every, typical, line, face_level) is Shown.NONE:

@@ -76,6 +76,15 @@ class Fitted:
         sector, turns = self.cells[cell]
         return sector, wrap(self.turn + 90.0 * turns)
 
+    def cell_of(self, sector: SectorId) -> Pose | None:
+        """Where the map lays ``sector``: its cell's centre (table mm) and the turn its marker
+        would have there; None when the map has no such sector."""
+        for (column, row), (there, turns) in self.cells.items():
+            if there == sector:
+                centre = self.scale * complex(column, row) + self.shift
+                return (centre.real, centre.imag), wrap(self.turn + 90.0 * turns)
+        return None
+
     def lies_so(self, pose: Pose, sector: SectorId) -> bool:
         """Whether ``pose`` is where the map lays ``sector`` (within a face's reach)."""
         there = self.at(pose)

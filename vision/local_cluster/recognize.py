@@ -857,7 +857,9 @@ def _by_face(
     way_too: set[Entry] = set()
     unnamed: list[list[tuple[SectorId, Pose]]] = []
     alone: set[SectorId] = set()
-    for face in face_fit.faces(gray, kit, table_to_image, poses, typical, face_level):
+    also = [] if mapped is None else [mapped.cell_of(sector) for sector in missing]
+    beyond = [cell for cell in also if cell is not None]
+    for face in face_fit.faces(gray, kit, table_to_image, poses, typical, face_level, beyond):
         ways = [(face.variant, face.pose), *face.others]
         if any(variant in held for variant, _ in ways):
             continue
