@@ -308,9 +308,9 @@ def test_r2_1_a_hidden_tile_beyond_another_hidden_tile_is_looked_for_on_its_cell
     expected = tuple(truth.tiles)
     assert not truth.tiles["S17"].marker_visible and not truth.tiles["S26"].marker_visible
     cells = turned_by_players(picture.cells, "turns 35 16")  # type: ignore[arg-type]
-    s17, s26 = cells[SectorId("S17")], cells[SectorId("S26")]
+    s17 = cells[SectorId("S17")]
     beside = [s for s, t in cells.items() if abs(t.column - s17.column) + abs(t.row - s17.row) == 1]
-    assert beside == ["S26"] and (s26.column, s26.row) != (s17.column, s17.row)
+    assert beside == ["S26"]
     alone = recognize(picture.image, expected=expected)
     assert alone.scan.tile("S17") is None and alone.scan.tile("S26") is None
     found = recognize(picture.image, expected=expected, cells=cells)

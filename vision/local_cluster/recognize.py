@@ -857,8 +857,10 @@ def _by_face(
     way_too: set[Entry] = set()
     unnamed: list[list[tuple[SectorId, Pose]]] = []
     alone: set[SectorId] = set()
-    also = [] if mapped is None else [mapped.cell_of(sector) for sector in missing]
-    beyond = [cell for cell in also if cell is not None]
+    # The map's cells of the tiles missing: one beyond another hidden tile lies beside none
+    # found, and no free cell is its.
+    their_cells = [] if mapped is None else [mapped.cell_of(sector) for sector in missing]
+    beyond = [cell for cell in their_cells if cell is not None]
     for face in face_fit.faces(gray, kit, table_to_image, poses, typical, face_level, beyond):
         ways = [(face.variant, face.pose), *face.others]
         if any(variant in held for variant, _ in ways):
