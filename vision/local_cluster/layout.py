@@ -14,6 +14,10 @@ centre). For each slot (docs/physical-kit.md, "Reading the slots"):
   token may reach), away from the white square, the tile's edge and its label. It gives the
   light around the slot; anything in its part nearest the zone (``COVER_REACH``) that does
   not look like printed tile (a hand, a cup, glare) makes the slot unknown.
+* its **guard**: a circle just beyond where any token in it reaches, on the tile's face; and
+  where that circle runs off the face, points **beyond** the tile's cut and in the **band**
+  just inside it, across from the slot: a finger ending in the slot, or come in over the
+  tile's edge, lies on them, a token never does.
 
 One more group of points is shared by every variant: the white square's margin between the
 marker and the square's edge, which says how much light falls on the tile.
@@ -78,6 +82,15 @@ GUARD_EDGE = 2.5
 """Guard points count only this far (mm) inside the tile's cut, on its face: nearer lies
 its edge line (the slot-line colour), and a tile cut or posed a little off shows the table
 there."""
+BEYOND = 3.0
+"""How far (mm) past a tile's cut its beyond points lie (:attr:`KindProbes.beyond`): past
+its edge line and the gap, on the table or the next tile."""
+BAND = 2.25
+"""How far (mm) inside a tile's cut its band points lie (:attr:`KindProbes.band`): between
+its edge line and the slots' outlines, bare tile."""
+BEYOND_AWAY = 2.0
+"""A tile's beyond points farther than this many guard radii from a slot's centre are
+elsewhere round the tile, for that slot (:attr:`KindProbes.elsewhere`)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -125,6 +138,17 @@ class KindProbes:
     not): on the tile's face (``GUARD_EDGE`` inside its cut; beyond lie its edge line and
     the table, of any colour: a white cloth is a mineral's), and not as near another slot
     as its own guard (a token there may reach them)."""
+    beyond: Indices
+    """S x B: points ``BEYOND`` mm past the tile's cut (positions in
+    :attr:`VariantLayout.beyond`), along each side the slot's guard reaches within
+    ``GUARD_EDGE`` of, across the guard's width: where its guard is cut short, a finger
+    coming in over the edge lies there, and no token in the slot reaches them..."""
+    beyond_on: Bools
+    """S x B: ...of which these count (the others name the ring's first point)."""
+    elsewhere: Bools
+    """S x A: which of the variant's points past the cut (:attr:`VariantLayout.beyond`) lie
+    elsewhere round the tile for each slot (``BEYOND_AWAY`` guard radii from it): what the
+    table or the next tile looks like there."""
 
     @functools.cached_property
     def ring(self) -> Floats:
@@ -165,6 +189,12 @@ class VariantLayout:
     """K x 2: each point's offset from its owner slot's centre, in 10 mm."""
     slot_count: int
     kinds: tuple[KindProbes, ...]
+    beyond: Indices
+    """A: points ``BEYOND`` mm past the tile's cut all round it, ``GUARD_STEP`` apart (each
+    slot's ``beyond`` are some of them)."""
+    band: Indices
+    """A: the points ``BAND`` mm inside the cut across from them, in the same order: a finger
+    come in over the edge covers them too; bare tile and the edge line lie there else."""
     skipped: tuple[tuple[int, str], ...] = ()
     """Slots not probed at all (position in the variant's slot list, name): read UNKNOWN.
     A picture too coarse for small things skips minerals and strike craft (:data:`SMALL`)."""
@@ -344,6 +374,8 @@ def _without(full: VariantLayout, kinds: tuple[str, ...]) -> VariantLayout:
         strip=moved(full.strip),
         bare=moved(full.bare),
         field=moved(full.field),
+        beyond=moved(full.beyond),
+        band=moved(full.band),
         owner=full.owner[keep],
         from_owner=full.from_owner[keep],
         kinds=probes,
@@ -409,10 +441,33 @@ def _layout(kit: Kit, variant: int, extra: float) -> VariantLayout:
         ]
     )
     owner_parts.append(np.argmax(depth, axis=0).astype(np.intp))
+    # Past the cut, all round: each point lit as the slot nearest it is.
+    along = np.arange(-half, half + 1e-6, GUARD_STEP)
+    past = half + BEYOND
+    ring_points = np.concatenate(
+        [
+            np.stack([along, np.full(len(along), -past)], 1),
+            np.stack([np.full(len(along), past), along], 1),
+            np.stack([along[::-1], np.full(len(along), past)], 1),
+            np.stack([np.full(len(along), -past), along[::-1]], 1),
+        ]
+    )
+    beyond_all = add(ring_points)
+    band_points = ring_points * (half - BAND) / past
+    band_all = add(band_points)
+    centres_all = np.array([slot.centre for slot in slots])
+    for ring in (ring_points, band_points):
+        owner_parts.append(
+            np.argmin(
+                np.hypot(*(ring[:, None, :] - centres_all[None]).transpose(2, 0, 1)), axis=1
+            ).astype(np.intp)
+        )
     offset = kit.placement_offset
     centres = _lattice((0.0, 0.0), offset + 1e-6)
     per_slot: dict[int, tuple[Indices, Indices, Indices, Indices, Indices, Indices]] = {}
     guard_on: dict[int, Bools] = {}
+    beyond_of: dict[int, Indices] = {}
+    elsewhere_of: dict[int, Bools] = {}
     shapes: dict[str, tuple[Floats, Floats | None, Floats | None, Indices]] = {}
     for position, slot in enumerate(slots):
         token = kit.token(slot)
@@ -445,6 +500,22 @@ def _layout(kit: Kit, variant: int, extra: float) -> VariantLayout:
         guard = np.full(len(ring), region[0], np.intp)
         guard[on] = add(ring[on])
         guard_on[position] = on
+        # Past each side the guard comes within GUARD_EDGE of, across the guard's width.
+        radius = guard_radius(kit, slot)
+        cut_short = np.zeros(len(ring_points), bool)
+        for axis in (0, 1):
+            for sign in (-1.0, 1.0):
+                if sign * slot.centre[axis] + radius <= half - GUARD_EDGE:
+                    continue
+                cut_short |= (
+                    (np.sign(ring_points[:, axis]) == sign)
+                    & (np.abs(ring_points[:, axis]) == past)
+                    & (np.abs(ring_points[:, 1 - axis] - slot.centre[1 - axis]) <= radius)
+                )
+        beyond_of[position] = np.nonzero(cut_short)[0]
+        elsewhere_of[position] = (
+            np.hypot(*(ring_points - np.array(slot.centre)).T) > BEYOND_AWAY * radius
+        )
         owner_parts.append(
             np.full(len(region) + len(outline) + len(beside) + int(on.sum()), position, np.intp)
         )
@@ -523,6 +594,8 @@ def _layout(kit: Kit, variant: int, extra: float) -> VariantLayout:
                 cover,
                 np.stack([per_slot[p][5] for p in positions]),
                 np.stack([guard_on[p] for p in positions]),
+                *_padded([beyond_of[p] for p in positions]),
+                np.stack([elsewhere_of[p] for p in positions]),
             )
         )
     everything = np.concatenate(points)
@@ -541,7 +614,21 @@ def _layout(kit: Kit, variant: int, extra: float) -> VariantLayout:
         from_owner,
         len(slots),
         tuple(kinds),
+        beyond_all,
+        band_all,
     )
+
+
+def _padded(rows: list[Indices]) -> tuple[Indices, Bools]:
+    """Each row's positions round the ring, padded to the longest row with the ring's first
+    (not counted), and which of them count."""
+    width = max((len(r) for r in rows), default=0)
+    positions = np.zeros((len(rows), width), np.intp)
+    on = np.zeros((len(rows), width), bool)
+    for i, row in enumerate(rows):
+        positions[i, : len(row)] = row
+        on[i, : len(row)] = True
+    return positions, on
 
 
 _MARGINS: dict[int, tuple[Kit, Matrix]] = {}

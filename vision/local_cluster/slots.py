@@ -451,6 +451,22 @@ them a token, and 270 were unknown for a spread of 10-25 alone (the limit was 10
 an inside 0.8 of the way to the grey). At 20: 250 more slots right from 0.85 px/mm, none
 wrong (the pictures drawn apart from the renderer: 457 passed every other test, all of
 them tokens, none spreading over 10)."""
+BEYOND_SHARE = 0.3
+BEYOND_ELSEWHERE = 0.2
+"""A token whose body's colour lies past the tile's cut beside it (``KindProbes.beyond``)
+at this share of those points, at least ``GUARD_LEAST`` of them, and at this share of the
+band just inside the cut across from them (``VariantLayout.band``), while the points past
+the cut elsewhere round the tile show it at no more than ``BEYOND_ELSEWHERE``, is a hand
+come in over the edge (unknown). Where a slot's guard runs off the tile's face, what comes
+in from beyond crosses nothing else looked at, and a pale skin may pass every test of a
+token's colour (under a yellow light, the card's own mineral grey). No token reaches past
+the cut; a table of the body's colour (a white cloth, a mat's white stripe) shows past it,
+but not on the band, where bare tile and the edge line lie, and mostly all round the tile
+too. (Issue 18's pictures drawn apart, seeds 32-43, 47, 63, 68 and 69, 960 pictures from
+0.5 px/mm, 26,057 tokens read: the four read wrong, all under a hand, showed 0.5-1.0 past
+the cut, 0.58-0.91 on the band and at most 0.08 elsewhere; three right ones are lost, one
+of them visible. Without the band, past the cut alone with at most 0.2 elsewhere, 105 right
+ones were lost, 98 visible, most of them minerals beside a light cloth or a white stripe.)"""
 GLYPH_DARK, GLYPH_LIGHT = 0.65, 0.35
 """Every glyph is ink at its centre or its middle ring (a destroyer's dot, a battleship's
 disc, a carrier's ring): the darker of the two is the glyph's ink on this very token. The
@@ -868,6 +884,17 @@ class Measured:
     like its body (within :data:`GUARD_LIKE`) and unlike bare tile..."""
     guard_count: Floats
     """...and how many points that is."""
+    beyond_like: Floats
+    """The share of each slot's points past the tile's cut (``KindProbes.beyond``) that look
+    like its body and unlike bare tile, as the guard's do..."""
+    beyond_count: Floats
+    """...and how many points that is..."""
+    elsewhere_like: Floats
+    """...and the share of the points past the cut elsewhere round the tile
+    (``KindProbes.elsewhere``) that do..."""
+    band_like: Floats
+    """...and the share of the points inside the cut across from the slot's
+    (``VariantLayout.band``) that do."""
     limits: Bare = Bare()
     """How far from bare tile a point may look on this picture."""
     noise_rate: float = 0.0
@@ -903,6 +930,8 @@ def measure(
     # the slots' own surrounds in hue (:func:`_around`).
     kept = {v: 1 - bare[v] for v in lit}
     kept_ab = {v: (kept[v] * points[v][..., 1], kept[v] * points[v][..., 2]) for v in lit}
+    # Past each tile's cut and just inside it (every kind's slots look at the same points).
+    cuts = {v: _Cut.of(lit[v].lab, layouts[v], limits, refs.tile) for v in lit}
     kinds: dict[str, list[KindProbes]] = {}
     for v in lit:
         for kind in layouts[v].kinds:
@@ -1009,6 +1038,9 @@ def measure(
             limits,
             refs.tile,
         )
+        beyond_like, beyond_count, elsewhere_like, band_like = _beyond(
+            [(cuts[v], k) for v, k in zip(lit, probes, strict=True)], colour
+        )
         del name
         rings.append(ring_points)
         out.append(
@@ -1036,6 +1068,10 @@ def measure(
                 rows_seen,
                 guard_like,
                 guard_count,
+                beyond_like,
+                beyond_count,
+                elsewhere_like,
+                band_like,
                 limits,
             )
         )
@@ -1071,6 +1107,73 @@ def _guard(
         shares.append(count / np.maximum(probes.guard_on.sum(axis=1), 1))
         counts.append(count)
     return np.concatenate(shares), np.concatenate(counts)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Cut:
+    """One variant's points past each tile's cut all round (``VariantLayout.beyond``) and
+    inside it across from them (``VariantLayout.band``): T x A x 3 each, Lab, and which of
+    them look unlike bare tile (T x A each)."""
+
+    past: Floats
+    band: Floats
+    past_foreign: Bools
+    band_foreign: Bools
+
+    @classmethod
+    def of(cls, lab: Floats, layout: VariantLayout, limits: Bare, tile: Floats) -> _Cut:
+        past, band = lab[:, layout.beyond], lab[:, layout.band]
+        return cls(past, band, limits.foreign(past, tile), limits.foreign(band, tile))
+
+
+def _beyond(
+    parts: list[tuple[_Cut, KindProbes]], colour: Floats
+) -> tuple[Floats, Floats, Floats, Floats]:
+    """T x S each, for each slot's points past the cut (``KindProbes.beyond``): the share of
+    them that look like its body (``colour``, T x S x 3; within :data:`GUARD_LIKE`) but not
+    like bare tile, and how many they are; the share of the points past the cut elsewhere
+    round the tile (``KindProbes.elsewhere``) that do; and the share of the points inside
+    the cut across from the slot's that do. ``parts`` gives each variant's points about
+    its tiles' cuts and its probes."""
+    shares, counts, elsewhere, inside = [], [], [], []
+    first = 0
+    for cut, probes in parts:
+        body = colour[first : first + len(cut.past)]
+        first += len(cut.past)
+        at = probes.beyond  # S x B: positions round the ring
+        rows = np.arange(len(at))[:, None]
+        on = probes.beyond_on[None]
+        counted = np.maximum(probes.beyond_on.sum(axis=1), 1)
+        like = _near(cut.past, body) & cut.past_foreign[:, None]
+        count = (like[:, rows, at] & on).sum(axis=2).astype(np.float32)
+        shares.append(count / counted)
+        counts.append(count)
+        away = probes.elsewhere[None]
+        elsewhere.append((like & away).sum(axis=2) / np.maximum(away.sum(axis=2), 1))
+        across = ((cut.band[:, at] - body[:, :, None, :]) ** 2).sum(axis=3) <= GUARD_LIKE**2
+        across &= cut.band_foreign[:, at]
+        inside.append((across & on).sum(axis=2) / counted)
+    return (
+        np.concatenate(shares),
+        np.concatenate(counts),
+        np.concatenate(elsewhere),
+        np.concatenate(inside),
+    )
+
+
+def _near(points: Floats, body: Floats) -> Bools:
+    """T x S x A: which of each tile's points (T x A x 3) lie within :data:`GUARD_LIKE` of
+    each of its slots' bodies (T x S x 3), by the expanded square: one matrix product (the
+    points all round a tile against every slot are the most the scan compares)."""
+    points = points.astype(np.float64)
+    body = body.astype(np.float64)
+    square = (
+        (body * body).sum(axis=2)[:, :, None]
+        + (points * points).sum(axis=2)[:, None, :]
+        - 2.0 * np.matmul(body, points.transpose(0, 2, 1))
+    )
+    out: Bools = square <= GUARD_LIKE * GUARD_LIKE
+    return out
 
 
 def _least_part(on: Floats, parts: int) -> Floats:
@@ -1368,6 +1471,15 @@ def _decide_kind(
     # ...and a token whose colour runs on past where any token in its slot ends: a finger
     # ending there (or over what is there).
     doubtful |= (state == 2) & (m.guard_like >= GUARD_SHARE) & (m.guard_count >= GUARD_LEAST)
+    # ...or past the tile's cut beside the slot and just inside it, and not elsewhere round
+    # the tile: an arm or a finger come in over the edge (BEYOND_SHARE).
+    doubtful |= (
+        (state == 2)
+        & (m.beyond_like >= BEYOND_SHARE)
+        & (m.beyond_count >= GUARD_LEAST)
+        & (m.band_like >= BEYOND_SHARE)
+        & (m.elsewhere_like <= BEYOND_ELSEWHERE)
+    )
     state[doubtful] = 0
     colour[doubtful] = -1
     unit[doubtful] = -1
