@@ -918,6 +918,32 @@ def test_a_surrounds_plane_follows_a_veil_but_not_a_bright_object_on_one_side() 
         assert level < bare + 0.03, level
 
 
+def test_a_surrounds_plane_is_the_same_whichever_surrounds_it_looks_at_again() -> None:
+    """``surround_planes`` looks again (at the veil's median) only at surrounds with a point
+    above the cap: over tiles lit evenly, under a veil, and with bright objects in corners,
+    its planes are those of looking again at every surround (within float32's rounding)."""
+    kit = load_kit()
+    lay = layout(kit, 0)
+    bare = 0.025
+    rng = np.random.default_rng(18)
+    count = 40
+    seen = rng.normal(bare, 0.003, (count, len(lay.bare))).astype(np.float32)
+    seen[10:20] += np.float32(0.12)  # a veil over whole tiles
+    spots = rng.random(seen.shape) < 0.05
+    seen[20:] = np.where(spots[20:], np.float32(1.0), seen[20:])  # bright specks
+    seen[30:, :150] += np.float32(0.2)  # a veil over part of each
+    least, above = np.float32(slots.LEVEL_CLIP * bare), np.float32(slots.VEIL_ABOVE * bare)
+    for kind in lay.kinds:
+        planes = slots.surround_planes(seen, kind.plane, bare)
+        for s, plane in enumerate(kind.plane):
+            around = plane.any(axis=0)
+            points = seen[:, around]
+            caps = np.maximum(np.median(points, axis=1) + above, least)
+            every = np.minimum(points, caps[:, None]) @ plane[:, around].T
+            assert np.allclose(planes[:, s], every, rtol=1e-5, atol=1e-6), (kind.kind, s)
+    assert (seen > least).any() and not (seen[:10] > least).any()
+
+
 def test_a_slot_under_more_glare_than_a_fifth_of_paper_white_all_told_is_unknown() -> None:
     """Issue 18's benchmark picture 43, read with the camera's prior: S4's craft6 lies under
     a highlight (glare over 0.2 of paper white at the slot), on a tile whose field is lifted

@@ -399,10 +399,11 @@ def recognize(
     # face (_by_face) and a tile placed from the prior (_edges_shown) are held against.
     own = [place(sector, pose) for sector, pose, from_prior in found if not from_prior]
     edge_typical = functools.cache(lambda: _edge_typical(gray, kit, own))
+    found_sectors = {s for s, *_ in found}
     missing = (
         None
         if expected is None or isinstance(expected, int)
-        else [sector for sector in expected if sector not in {s for s, *_ in found}]
+        else [sector for sector in expected if sector not in found_sectors]
     )
     mapped = (
         None

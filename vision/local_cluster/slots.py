@@ -739,14 +739,15 @@ def surround_planes(seen: Floats, plane: Floats, bare: float) -> Floats:
     # T x N times (S x 3 x N) -> T x S x 3, as one matrix product (einsum: 5 times slower at
     # 1080p).
     terms = (np.minimum(seen, least) @ plane.reshape(-1, size).T).reshape(count, len(plane), 3)
-    # The cap rises only where the surround's median lies above ``least - above``.
+    # The cap rises only where the surround's median lies above ``least - above``, and
+    # changes something only where a point lies above ``least``: only surrounds with such a
+    # point are looked at (most pictures' surrounds have none).
     around: Bools = np.any(plane, axis=1)
-    for s in range(len(plane)):
+    over = ((seen > least).astype(np.float32) @ around.T.astype(np.float32)) > 0  # T x S
+    for s in np.nonzero(over.any(axis=0))[0]:
         points = seen[:, around[s]]
-        if not points.shape[1]:
-            continue
         caps = median(points, axis=1) + above
-        rows = np.nonzero(caps > least)[0]
+        rows = np.nonzero((caps > least) & over[:, s])[0]
         if len(rows):
             terms[rows, s] = np.minimum(points[rows], caps[rows, None]) @ plane[s][:, around[s]].T
     return terms
@@ -772,7 +773,7 @@ def tinted(
     # The surround's points that do not look like bare tile once lit (a neighbour's token,
     # a hand) count as bare tile under that light: they show nothing of its colour.
     seen = lit.bare_rgb[tiles]  # P x N x 3
-    foreign = m.limits.foreign(lit.lab[:, layout.bare_at][tiles], refs.tile)
+    foreign = m.limits.foreign(lit.lab[tiles][:, layout.bare_at], refs.tile)
     taken = gain * tile + lift * refs.glare
     seen = np.where(foreign[..., None], taken[:, None, :], seen)
     level = (probes.plane[slots][:, :1, :] @ seen)[:, 0, :]
