@@ -47,6 +47,23 @@ def _placed(model: Matrix, pose: tuple[tuple[float, float], float]) -> Matrix:
     return out
 
 
+def markers_placed(
+    model: Matrix, centres: npt.NDArray[np.float64], angles: npt.NDArray[np.float64]
+) -> Matrix:
+    """The corners of ``model`` (a marker's, centred; K x 2) placed at each of N poses
+    (``centres`` N x 2 mm, ``angles`` N radians): N * K x 2, pose by pose."""
+    cos, sin = np.cos(angles)[:, None], np.sin(angles)[:, None]
+    placed = np.stack(
+        [
+            model[None, :, 0] * cos - model[None, :, 1] * sin + centres[:, None, 0],
+            model[None, :, 0] * sin + model[None, :, 1] * cos + centres[:, None, 1],
+        ],
+        axis=2,
+    )
+    out: Matrix = placed.reshape(-1, 2)
+    return out
+
+
 def _rectifier(quads: Matrix) -> Matrix | None:
     """A homography from a metric copy of the table plane to the image, up to a similarity,
     from the markers alone: every marker is a square, so in the image its neighbouring edges
@@ -64,38 +81,33 @@ def _rectifier(quads: Matrix) -> Matrix | None:
     q = (quads - mean) / spread
     h = np.concatenate([q, np.ones((*q.shape[:2], 1))], axis=2)  # M x 4 x 3
 
-    def line(a: Matrix, b: Matrix) -> Matrix:
-        # np.cross, written out: its checks and moved axes took most of this function's time.
-        crossed = np.stack(
-            [
-                a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1],
-                a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2],
-                a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0],
-            ],
-            axis=1,
-        )
-        out: Matrix = crossed / np.linalg.norm(crossed[:, :2], axis=1, keepdims=True)
-        return out
-
-    edges = [line(h[:, k], h[:, (k + 1) % 4]) for k in range(4)]
-    pairs = [(edges[0], edges[1]), (edges[1], edges[2]), (edges[2], edges[3]), (edges[3], edges[0])]
-    pairs.append((line(h[:, 0], h[:, 2]), line(h[:, 1], h[:, 3])))
-    rows = []
-    for first, second in pairs:
-        rows.append(
-            np.stack(
-                [
-                    first[:, 0] * second[:, 0],
-                    first[:, 0] * second[:, 1] + first[:, 1] * second[:, 0],
-                    first[:, 1] * second[:, 1],
-                    first[:, 0] * second[:, 2] + first[:, 2] * second[:, 0],
-                    first[:, 1] * second[:, 2] + first[:, 2] * second[:, 1],
-                    first[:, 2] * second[:, 2],
-                ],
-                axis=1,
-            )
-        )
-    system = np.concatenate(rows)
+    # Each marker's four edges (corner k to k + 1) and its two diagonals (0 to 2, 1 to 3) as
+    # lines, all markers at once: M x 6 x 3.
+    first = np.concatenate([h, h[:, :2]], axis=1)
+    second = np.concatenate([np.roll(h, -1, axis=1), h[:, 2:]], axis=1)
+    lines = np.stack(
+        [
+            first[..., 1] * second[..., 2] - first[..., 2] * second[..., 1],
+            first[..., 2] * second[..., 0] - first[..., 0] * second[..., 2],
+            first[..., 0] * second[..., 1] - first[..., 1] * second[..., 0],
+        ],
+        axis=2,
+    )
+    lines /= np.sqrt(lines[..., 0] ** 2 + lines[..., 1] ** 2)[..., None]
+    # The right angles: each edge with the next, and the two diagonals.
+    one = lines[:, [0, 1, 2, 3, 4]].reshape(-1, 3)
+    two = lines[:, [1, 2, 3, 0, 5]].reshape(-1, 3)
+    system = np.stack(
+        [
+            one[:, 0] * two[:, 0],
+            one[:, 0] * two[:, 1] + one[:, 1] * two[:, 0],
+            one[:, 1] * two[:, 1],
+            one[:, 0] * two[:, 2] + one[:, 2] * two[:, 0],
+            one[:, 1] * two[:, 2] + one[:, 2] * two[:, 1],
+            one[:, 2] * two[:, 2],
+        ],
+        axis=1,
+    )
     _, vectors6 = np.linalg.eigh(system.T @ system)  # the least-squares null vector
     a, b, c, d, e, f = vectors6[:, 0]
     conic = np.array([[a, b, d], [b, c, e], [d, e, f]])
@@ -132,7 +144,7 @@ def _plane(
         everything, anchors = list(tiles), 1
     size = marker_size(kit)
     quads = np.array([m.corners for m in everything])
-    plane = _homography(card_mm, card_px)
+    plane: Matrix | None = None
     rectifier = _rectifier(quads)
     if rectifier is not None:
         flat = cv2.perspectiveTransform(quads.reshape(-1, 1, 2), np.linalg.inv(rectifier))
@@ -154,6 +166,10 @@ def _plane(
         candidate = rectifier @ to_flat
         if np.all(np.isfinite(candidate)):
             plane = candidate / candidate[2, 2]
+    if plane is None:
+        # The markers too few or too nearly in line for their squareness to say: the card's
+        # (or the first tile's) alone.
+        plane = _homography(card_mm, card_px)
     poses: list[tuple[tuple[float, float], float]] = []
     if not tiles:
         return plane, poses
@@ -170,15 +186,7 @@ def _plane(
         angles = np.arctan2(cross, dot)
         if round_ == PLANE_ROUNDS - 1:
             break
-        cos, sin = np.cos(angles)[:, None], np.sin(angles)[:, None]
-        placed = np.stack(
-            [
-                model[None, :, 0] * cos - model[None, :, 1] * sin + centres[:, None, 0],
-                model[None, :, 0] * sin + model[None, :, 1] * cos + centres[:, None, 1],
-            ],
-            axis=2,
-        )
-        src = np.concatenate([card_mm, placed.reshape(-1, 2)])
+        src = np.concatenate([card_mm, markers_placed(model, centres, angles)])
         dst = np.concatenate([card_px, pixels.reshape(-1, 2)])
         plane = _homography(src, dst)
     poses = [

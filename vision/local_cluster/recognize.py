@@ -28,7 +28,9 @@ its slots read show it (:func:`_face_right`), and where no other cell shows the 
 
 Each tile is placed at the size its marker shows on the table plane, fitted across the
 picture (:func:`_marker_scales`): a lens that bows straight lines shows tiles near the
-picture's corners smaller than one plane says.
+picture's corners smaller than one plane says. Where the markers show that lens bowing
+strongly, in a picture fine enough to read outlines, each tile is carried through the
+bowing they show instead (:mod:`.lens`): more along the line to the centre than across it.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from vision.local_cluster import (
     face_fit,
     game_map,
     grid_rescue,
+    lens,
     outline_fit,
     tile_edges,
     token_turn,
@@ -389,10 +392,24 @@ def recognize(
     quads = np.array([m.corners for m in markers])
     px_per_mm = float(median(np.sqrt(_areas(quads)))) / kit.marker_side
     scales = _marker_scales(table_to_image, tile_markers, kit, rescued, gray.shape)
+    # Only where slot outlines are read is a tile's bowing across it worth its measuring.
+    bowing = (
+        lens.measured(
+            card_markers,
+            [m for m in tile_markers if f"S{m.id}" not in rescued],
+            kit,
+            gray.shape,
+            _plane,
+        )
+        if px_per_mm >= FINE_PX_PER_MM
+        else None
+    )
 
     def place(sector: SectorId, pose: Pose) -> tuple[Matrix, int]:
         (centre, angle) = pose
         to_image = table_to_image @ _similarity(centre, angle, scales.get(sector, 1.0))
+        if bowing is not None:
+            to_image = bowing.placed(to_image, kit.tile_side)
         return to_image, kit.variant_of(int(sector[1:]))
 
     # The edge line of the tiles found by their own marker, measured once if at all: what a
