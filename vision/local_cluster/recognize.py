@@ -1308,7 +1308,17 @@ def read_tiles(
     ``borrowed`` marks the tiles whose white square is hidden (placed from the prior): their
     light is borrowed from the nearest tiles. ``placed`` marks, of those, the ones no marker
     shows at all (placed from the prior or by their face). What the whole picture's reading
-    needs said is added to ``notes``."""
+    needs said is added to ``notes``.
+
+    The card may lie in another light than the tiles: a second lamp, or a highlight's warm
+    halo over the card alone, turns its swatches off the tokens' colours while its tile
+    swatch still reads near the tiles' print (issue 18's pictures drawn apart, seed 39's
+    picture 30: red strike craft 40-46 from the card's red, purple as near its blue as its
+    purple). So from :data:`SQUARES_LEAST_PX_PER_MM`, where the card leaves any slot
+    unknown, the tiles are read again as without the card, each in the light of its own
+    white square, and a slot left unknown takes that reading where it is known (seeds 32-43
+    drawn apart, from 1 px/mm with the map: 28,914 visible slots right of 30,072 before,
+    29,029 after; none wrong there or on our renderer's 240 pictures)."""
     notes = [] if notes is None else notes
     if not tiles:
         return []
@@ -1566,7 +1576,44 @@ def read_tiles(
     for v, (which, _, _) in groups.items():
         for i, slots in zip(which, readings[v], strict=True):
             out[i] = tuple(slots)
-    return out
+    if by_squares or card.glare or px_per_mm < SQUARES_LEAST_PX_PER_MM or _all_known(out):
+        return out
+    # Read by the card, some slots are unknown: the card may lie in another light than the
+    # tiles (a second lamp, a highlight's warm halo). Each tile's own white square and the
+    # kit's printed colours may say what the card cannot.
+    squares = read_tiles(
+        given_image,
+        tiles,
+        kit,
+        dataclasses.replace(card, glare=True),
+        card_markers,
+        px_per_mm,
+        extra,
+        given_blur,
+        borrowed,
+        [],
+        coloured=coloured,
+        placed=placed,
+    )
+    return [_filled(first, second) for first, second in zip(out, squares, strict=True)]
+
+
+def _all_known(readings: Sequence[tuple[SlotReading, ...] | str]) -> bool:
+    """Whether every slot of every tile read is known (a tile that cannot be read aside)."""
+    return all(isinstance(r, str) or all(s.known for s in r) for r in readings)
+
+
+def _filled(
+    first: tuple[SlotReading, ...] | str, second: tuple[SlotReading, ...] | str
+) -> tuple[SlotReading, ...] | str:
+    """A tile's reading by the card (``first``), each slot it leaves unknown taken from
+    the reading by its white square (``second``) where that one is known."""
+    if isinstance(first, str) or isinstance(second, str):
+        return first
+    return tuple(
+        other if not mine.known and other.known else mine
+        for mine, other in zip(first, second, strict=True)
+    )
 
 
 def _glare_colour(

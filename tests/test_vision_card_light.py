@@ -1,0 +1,76 @@
+"""A calibration card in another light than the tiles (issue 18): a second lamp, or a
+highlight's warm halo over the card alone, turns its swatches off the tokens' colours. Where
+the card leaves slots unknown, each tile's own white square and the kit's printed colours
+may read them; a slot the card reads keeps its reading."""
+
+from __future__ import annotations
+
+import pytest
+from vision_pictures import drawn_apart
+
+from benchmarks.local_cluster_kit_renders import LcRender
+from benchmarks.vision_kit_renders import _Picture
+from companion.local_cluster.atoms import Colour
+from companion.local_cluster.board_scan import SlotReading, SlotState
+from vision.local_cluster import recognize as recognize_module
+from vision.local_cluster.recognize import recognize
+
+EMPTY = SlotReading("craft1", SlotState.EMPTY, confidence=0.9)
+UNKNOWN = SlotReading("craft1", SlotState.UNKNOWN)
+RED = SlotReading("craft1", SlotState.TOKEN, Colour.RED, confidence=0.8)
+
+
+@pytest.fixture(scope="module")
+def picture_30() -> LcRender:
+    """Seed 39's picture 30 drawn apart (1.53 px/mm): a highlight's warm halo over the card,
+    which reads its red swatch 43 (Lab) from the red strike craft on the tiles and its
+    purple swatch as near the purple craft as its blue."""
+    return drawn_apart(30, 39)
+
+
+def _read(picture: LcRender) -> tuple[dict[str, list[str]], list[str]]:
+    """Each tile's visible slots read right, and every slot read wrong."""
+    truth = _Picture(picture)
+    found = recognize(picture.image, expected=tuple(truth.tiles))
+    right: dict[str, list[str]] = {}
+    wrong = []
+    for tile in found.scan.tiles:
+        want = truth.tiles[tile.sector]
+        right[str(tile.sector)] = [
+            r.slot for r in tile.slots if r.known and want.drawn(r) and r.slot not in want.occluded
+        ]
+        wrong += [f"{tile.sector} {r.slot}" for r in tile.slots if r.known and not want.drawn(r)]
+    return right, wrong
+
+
+def test_tokens_the_card_in_another_light_leaves_unknown_are_read_by_the_tiles_squares(
+    picture_30: LcRender, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """S7's purple strike craft and S42's red read right, each tile in the light of its own
+    white square against the kit's printed colours; by the card alone they are unknown."""
+    purple = ["craft1", "craft3", "craft4", "craft5", "craft6"]
+    red = ["craft2", "craft3", "craft4", "craft5"]
+    right, wrong = _read(picture_30)
+    assert wrong == []
+    assert set(purple) <= set(right["S7"])
+    assert set(red) <= set(right["S42"])
+    monkeypatch.setattr(recognize_module, "_filled", lambda first, second: first)
+    right, wrong = _read(picture_30)
+    assert wrong == []
+    assert set(purple).isdisjoint(right["S7"])
+    assert set(red).isdisjoint(right["S42"])
+
+
+def test_a_slot_the_card_reads_keeps_its_reading() -> None:
+    filled = recognize_module._filled
+    assert filled((EMPTY,), (RED,)) == (EMPTY,)
+    assert filled((UNKNOWN,), (RED,)) == (RED,)
+    assert filled((UNKNOWN,), (UNKNOWN,)) == (UNKNOWN,)
+    assert filled("glare over the tile", (RED,)) == "glare over the tile"
+    assert filled((UNKNOWN,), "glare over the tile") == (UNKNOWN,)
+
+
+def test_the_squares_are_read_only_where_the_card_leaves_a_slot_unknown() -> None:
+    known = recognize_module._all_known
+    assert known([(EMPTY, RED), "glare over the tile"])
+    assert not known([(EMPTY, UNKNOWN)])
