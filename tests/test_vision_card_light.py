@@ -5,8 +5,10 @@ may read them; a slot the card reads keeps its reading."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from vision_pictures import drawn_apart
+from vision_pictures import drawn_apart, render
 
 from benchmarks.local_cluster_kit_renders import LcRender
 from benchmarks.vision_kit_renders import _Picture
@@ -14,6 +16,7 @@ from companion.local_cluster.atoms import Colour
 from companion.local_cluster.board_scan import SlotReading, SlotState
 from vision.local_cluster import recognize as recognize_module
 from vision.local_cluster.recognize import recognize
+from vision.local_cluster.synthetic import Conditions, sample_state
 
 EMPTY = SlotReading("craft1", SlotState.EMPTY, confidence=0.9)
 UNKNOWN = SlotReading("craft1", SlotState.UNKNOWN)
@@ -70,7 +73,27 @@ def test_a_slot_the_card_reads_keeps_its_reading() -> None:
     assert filled((UNKNOWN,), "glare over the tile") == (UNKNOWN,)
 
 
-def test_the_squares_are_read_only_where_the_card_leaves_a_slot_unknown() -> None:
+def test_the_squares_are_read_only_where_the_card_leaves_a_slot_unknown(
+    picture_30: LcRender, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 3-player board at about 1.3 px/mm, every slot read by the card: one reading. Seed
+    39's picture 30, slots left unknown: a second, without the card."""
     known = recognize_module._all_known
     assert known([(EMPTY, RED), "glare over the tile"])
     assert not known([(EMPTY, UNKNOWN)])
+    read = recognize_module.read_tiles
+    cards: list[bool] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        cards.append(args[3].glare)
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(recognize_module, "read_tiles", counted)
+    state = sample_state(7, 3)
+    clear = render(state, Conditions(width=1920, height=1080, seed=11, tilt=15, blur=0.5))
+    found = recognize(clear.image, expected=state.galaxy.ids)
+    assert all(s.known for t in found.scan.tiles for s in t.slots)
+    assert cards == [False]
+    cards.clear()
+    recognize(picture_30.image, expected=tuple(_Picture(picture_30).tiles))
+    assert cards == [False, True]
