@@ -1324,9 +1324,12 @@ def read_tiles(
         return []
     given_image, given_blur = image, blur_px  # the tiles may be read again as given
 
-    def again(card: Card, *, coloured: bool) -> list[tuple[SlotReading, ...] | str]:
+    def again(
+        card: Card, *, coloured: bool, said: list[str] | None = None
+    ) -> list[tuple[SlotReading, ...] | str]:
         """The tiles read again from the picture as given: with a card that cannot be used,
-        or the glare taken off as grey."""
+        or the glare taken off as grey (what that reading needs said added to ``said``, or to
+        ``notes``)."""
         return read_tiles(
             given_image,
             tiles,
@@ -1337,7 +1340,7 @@ def read_tiles(
             extra,
             given_blur,
             borrowed,
-            notes,
+            notes if said is None else said,
             coloured=coloured,
             placed=placed,
         )
@@ -1576,25 +1579,12 @@ def read_tiles(
     for v, (which, _, _) in groups.items():
         for i, slots in zip(which, readings[v], strict=True):
             out[i] = tuple(slots)
-    if by_squares or card.glare or px_per_mm < SQUARES_LEAST_PX_PER_MM or _all_known(out):
+    if card.glare or px_per_mm < SQUARES_LEAST_PX_PER_MM or _all_known(out):
         return out
     # Read by the card, some slots are unknown: the card may lie in another light than the
     # tiles (a second lamp, a highlight's warm halo). Each tile's own white square and the
-    # kit's printed colours may say what the card cannot.
-    squares = read_tiles(
-        given_image,
-        tiles,
-        kit,
-        dataclasses.replace(card, glare=True),
-        card_markers,
-        px_per_mm,
-        extra,
-        given_blur,
-        borrowed,
-        [],
-        coloured=coloured,
-        placed=placed,
-    )
+    # kit's printed colours may say what the card cannot (nothing of that reading is said).
+    squares = again(dataclasses.replace(card, glare=True), coloured=coloured, said=[])
     return [_filled(first, second) for first, second in zip(out, squares, strict=True)]
 
 
