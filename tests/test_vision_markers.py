@@ -382,7 +382,9 @@ def test_a_marker_a_hand_lies_over_is_named_by_the_rest_inside_a_free_cells_whit
     free cell of the grid (``CELL_MATCH_LEAST``, ``CELL_MATCH_MARGIN``), not enough
     anywhere else (``markers.MATCH_LEAST``). (Asked that, S10 is still found by its face,
     named by what shows of its marker, where its triangles point its way: ``token_turn``;
-    not where they are not asked.)"""
+    not where they are not asked.) Seven of its slots read, every one right: its empty
+    mineral4, read at the least confidence beside the hand, is unknown on a tile whose
+    marker does not show whole."""
     picture = drawn_apart(22)
     truth = _Picture(picture)
     found = recognize(picture.image, expected=tuple(truth.tiles))
@@ -391,7 +393,7 @@ def test_a_marker_a_hand_lies_over_is_named_by_the_rest_inside_a_free_cells_whit
     tile = found.scan.tile("S10")
     assert tile is not None
     known = [slot for slot in tile.slots if slot.known]
-    assert len(known) >= 8 and all(truth.tiles["S10"].drawn(slot) for slot in known)
+    assert len(known) >= 7 and all(truth.tiles["S10"].drawn(slot) for slot in known)
     monkeypatch.setattr(grid_rescue, "CELL_MATCH_LEAST", markers_module.MATCH_LEAST)
     found = recognize(picture.image, expected=tuple(truth.tiles))
     by_face = next(t for t in found.tiles if t.sector == "S10")

@@ -552,7 +552,9 @@ def test_a_tokens_own_colour_blurred_into_its_ring_does_not_cover_it(
     S31's red one into the rings just outside them, 4 and 6 points beyond bare tile's
     limits, enough to call each slot covered, and both were unknown. Those points lie on
     the mix of the claim's own colour and the tile; a point counts as covering a slot only
-    off every such mix (``HALO_OFF``): both read right."""
+    off every such mix (``HALO_OFF``): both read right. (The yellow claim's blurred edge lies
+    off bare tile in hue more than in lightness, and beside a body as light as yellow a
+    point off in hue alone does not cover it either: ``HUE_ONLY_BODY``.)"""
     case = _benchmark_picture(40, {}, craft=True)
     want = {"S15": "yellow", "S31": "red"}
 
@@ -566,4 +568,6 @@ def test_a_tokens_own_colour_blurred_into_its_ring_does_not_cover_it(
     assert all(case.picture.tiles[s].slots["claim"].describe() == c for s, c in want.items())
     assert claims(case) == want
     monkeypatch.setattr(slots, "HALO_OFF", -1.0)
+    assert claims(_benchmark_picture(40, {}, craft=True)) == {"S15": "yellow", "S31": "unknown"}
+    monkeypatch.setattr(slots, "HUE_ONLY_BODY", float("inf"))
     assert claims(_benchmark_picture(40, {}, craft=True)) == dict.fromkeys(want, "unknown")

@@ -326,6 +326,14 @@ limits, and was unknown), a hand or a neighbour's token of another colour is off
 A body as near its swatch may read as its token (``FAR``). Issue 18's benchmark from 1
 px/mm, with the prior: 61 more slots right on nine sets (21 at half this), 11 on the three
 dark-craft checks, none wrong."""
+HUE_ONLY_BODY = 20.0
+"""Beside a slot whose body is at least this much lighter (L*) than bare tile, the points
+off bare tile in hue alone (of its lightness, within ``Bare.lighter`` and ``Bare.darker``)
+do not cover it: a dark sleeve or shadow is of the tile's lightness, and what lies over the
+body would make it as dark; a lamp's tint is not a cover. (Issue 18's pictures drawn
+apart, seed 32 picture 32: a 2,772 K lamp's warm pool lifts b* on S40's dark face by 31-35
+about its mineral slots and leaves L* within 1 of bare tile's; every mineral there was
+unknown, covered by its own ring.)"""
 HALO_MOST = 0.6
 HALO_BODY = 25.0
 """A foreign point on that line still covers the slot when it shows this share of the slot's
@@ -814,6 +822,13 @@ class Bare:
             min(EMPTY_HUE_MOST, max(EMPTY_HUE, noise * EMPTY_HUE_NOISE)),
         )
 
+    def off_in_lightness(self, lab_points: Floats, tile: Floats) -> Floats:
+        """1 at the points (any shape x 3, Lab) lighter or darker than bare tile may look,
+        0 elsewhere."""
+        dl = lab_points[..., 0] - tile[0]
+        out: Floats = ((dl > self.lighter) | (dl < -self.darker)).astype(np.float32)
+        return out
+
     def foreign(self, lab_points: Floats, tile: Floats) -> Bools:
         """Which points (any shape x 3, Lab) do not look like bare tile."""
         dl = lab_points[..., 0] - tile[0]
@@ -927,6 +942,8 @@ def measure(
     )
     rows_seen = np.concatenate([seen[v] for v in lit])
     bare = {v: limits.foreign(points[v], refs.tile).astype(np.float32) for v in lit}
+    # ...and of those, the ones off bare tile in lightness too (:data:`HUE_ONLY_BODY`).
+    lit_off = {v: bare[v] * limits.off_in_lightness(points[v], refs.tile) for v in lit}
     # Each variant's bare points that look like bare tile, and their a*, b* (T x N each):
     # the slots' own surrounds in hue (:func:`_around`).
     kept = {v: 1 - bare[v] for v in lit}
@@ -985,6 +1002,22 @@ def measure(
         along_sq = ((along**2)[:, :, None, :] @ kind.body[best][..., None])[..., 0, 0]
         along_var = np.clip(along_sq - (colour * toward).sum(axis=2) ** 2, 0, None)
         spread_across = np.sqrt(np.clip(spread_sq - along_var, 0, None))
+        # A body plainly lighter than bare tile is no dark thing over the slot: beside it,
+        # what is off bare tile in hue alone is the light's tint, not a cover.
+        light_body = colour[..., 0] - refs.tile[0] >= HUE_ONLY_BODY
+        if light_body.any():
+            covered_share = np.where(
+                light_body,
+                np.concatenate([lit_off[v] @ k.cover.T for v, k in zip(lit, probes, strict=True)]),
+                covered_share,
+            )
+            surround_share = np.where(
+                light_body,
+                np.concatenate(
+                    [lit_off[v] @ k.surround.T for v, k in zip(lit, probes, strict=True)]
+                ),
+                surround_share,
+            )
         # The ring's foreign points off every mix of the slot's own body and bare tile, or
         # showing most of a body plainly no bare tile (only the rings that hold any foreign
         # point: most are clear).
@@ -996,7 +1029,12 @@ def measure(
                 at = k.ring_at
                 body = colour[first + tile_rows, slot][:, None]
                 ring_lab = points[v][tile_rows][:, at]
-                other = bare[v][tile_rows][:, at] * (
+                off = np.where(
+                    light_body[first + tile_rows, slot][:, None],
+                    lit_off[v][tile_rows][:, at],
+                    bare[v][tile_rows][:, at],
+                )
+                other = off * (
                     (_off_mix(ring_lab, body, refs.tile) > HALO_OFF)
                     | (
                         (_mix_share(ring_lab, body, refs.tile) <= 1 - HALO_MOST)
@@ -1381,6 +1419,13 @@ def _decide_kind(
             np.minimum.reduce([clear, m.contrast / outline, 1 - where / (2 * MINERAL_EMPTY)]),
             sure,
         )
+        # Only its ring vouches for an empty mineral slot (its token may leave its outline
+        # showing): on a tile whose marker does not show whole (something lies over it), one
+        # its ring leaves no confidence at all is unknown. A ring foreign in a share past the
+        # picture's noise, on too few points to call the slot covered, leaves ``clear`` at
+        # nought (issue 18's ``lamps`` 53 picture 26, 0.94 px/mm, with the map: S10 placed
+        # by its cell under a dark sleeve, its mineral1 token read empty at 0.05).
+        state[empty & hidden[:, None] & (sure <= 0)] = 0
     else:
         ringed = EMPTY_HUE_RINGED.get(m.kind.kind, 1.0)
         # ...further still when its body is plainly bare tile, far from every token's colour.
