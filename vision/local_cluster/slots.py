@@ -333,7 +333,7 @@ do not cover it: a dark sleeve or shadow is of the tile's lightness, and what li
 body would make it as dark; a lamp's tint is not a cover. (Issue 18's pictures drawn
 apart, seed 32 picture 32: a 2,772 K lamp's warm pool lifts b* on S40's dark face by 31-35
 about its mineral slots and leaves L* within 1 of bare tile's; every mineral there was
-unknown, covered by its own ring.)"""
+unknown, its ring's tinted points calling it covered.)"""
 HALO_MOST = 0.6
 HALO_BODY = 25.0
 """A foreign point on that line still covers the slot when it shows this share of the slot's
@@ -942,8 +942,8 @@ def measure(
     )
     rows_seen = np.concatenate([seen[v] for v in lit])
     bare = {v: limits.foreign(points[v], refs.tile).astype(np.float32) for v in lit}
-    # ...and of those, the ones off bare tile in lightness too (:data:`HUE_ONLY_BODY`).
-    lit_off = {v: bare[v] * limits.off_in_lightness(points[v], refs.tile) for v in lit}
+    # ...and of those, the ones off it in lightness (not in hue alone: ``HUE_ONLY_BODY``).
+    lit_off = {v: limits.off_in_lightness(points[v], refs.tile) for v in lit}
     # Each variant's bare points that look like bare tile, and their a*, b* (T x N each):
     # the slots' own surrounds in hue (:func:`_around`).
     kept = {v: 1 - bare[v] for v in lit}
