@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from vision_pictures import drawn_apart, render
+from vision_pictures import drawn_apart, read_right, render
 
 from benchmarks.local_cluster_kit_renders import LcRender
 from benchmarks.vision_kit_renders import _Picture
@@ -31,21 +31,6 @@ def picture_30() -> LcRender:
     return drawn_apart(30, 39)
 
 
-def _read(picture: LcRender) -> tuple[dict[str, list[str]], list[str]]:
-    """Each tile's visible slots read right, and every slot read wrong."""
-    truth = _Picture(picture)
-    found = recognize(picture.image, expected=tuple(truth.tiles))
-    right: dict[str, list[str]] = {}
-    wrong = []
-    for tile in found.scan.tiles:
-        want = truth.tiles[tile.sector]
-        right[str(tile.sector)] = [
-            r.slot for r in tile.slots if r.known and want.drawn(r) and r.slot not in want.occluded
-        ]
-        wrong += [f"{tile.sector} {r.slot}" for r in tile.slots if r.known and not want.drawn(r)]
-    return right, wrong
-
-
 def test_tokens_the_card_in_another_light_leaves_unknown_are_read_by_the_tiles_squares(
     picture_30: LcRender, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -53,12 +38,12 @@ def test_tokens_the_card_in_another_light_leaves_unknown_are_read_by_the_tiles_s
     white square against the kit's printed colours; by the card alone they are unknown."""
     purple = ["craft1", "craft3", "craft4", "craft5", "craft6"]
     red = ["craft2", "craft3", "craft4", "craft5"]
-    right, wrong = _read(picture_30)
+    right, wrong = read_right(picture_30)
     assert wrong == []
     assert set(purple) <= set(right["S7"])
     assert set(red) <= set(right["S42"])
     monkeypatch.setattr(recognize_module, "_filled", lambda first, second: first)
-    right, wrong = _read(picture_30)
+    right, wrong = read_right(picture_30)
     assert wrong == []
     assert set(purple).isdisjoint(right["S7"])
     assert set(red).isdisjoint(right["S42"])

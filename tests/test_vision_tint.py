@@ -8,11 +8,10 @@ points to call it covered, is left no confidence: unknown."""
 from __future__ import annotations
 
 import pytest
-from vision_pictures import benchmark_picture, drawn_apart
+from vision_pictures import benchmark_picture, drawn_apart, read_right
 
 from benchmarks.local_cluster_kit_renders import LcRender
 from benchmarks.vision import boards, game_cells, turned_by_players
-from benchmarks.vision_kit_renders import _Picture
 from companion.local_cluster.board_scan import SlotState
 from vision.local_cluster import slots
 from vision.local_cluster.recognize import recognize
@@ -31,19 +30,6 @@ def no_hand_near() -> LcRender:
     return drawn_apart(54, 38)
 
 
-def _read(picture: LcRender) -> tuple[dict[str, list[str]], list[str]]:
-    """Each tile's slots read right, and every slot read wrong (visible or occluded)."""
-    truth = _Picture(picture)
-    found = recognize(picture.image, expected=tuple(truth.tiles))
-    right: dict[str, list[str]] = {}
-    wrong = []
-    for tile in found.scan.tiles:
-        want = truth.tiles[tile.sector]
-        right[str(tile.sector)] = [r.slot for r in tile.slots if r.known and want.drawn(r)]
-        wrong += [f"{tile.sector} {r.slot}" for r in tile.slots if r.known and not want.drawn(r)]
-    return right, wrong
-
-
 def test_tokens_in_a_lamps_warm_pool_are_read(
     warm_pool: LcRender, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -51,12 +37,12 @@ def test_tokens_in_a_lamps_warm_pool_are_read(
     their rings' points off bare tile in hue alone (b* 31-35 above it) made them unknown."""
     s40 = ["mineral1", "mineral3", "craft1", "craft3", "craft5"]
     s35 = ["craft1", "craft4"]
-    right, wrong = _read(warm_pool)
+    right, wrong = read_right(warm_pool, occluded=True)
     assert wrong == []
     assert set(s40) <= set(right["S40"])
     assert set(s35) <= set(right["S35"])
     monkeypatch.setattr(slots, "HUE_ONLY_BODY", float("inf"))
-    right, wrong = _read(warm_pool)
+    right, wrong = read_right(warm_pool, occluded=True)
     assert wrong == []
     assert set(s40).isdisjoint(right["S40"])
     assert set(s35).isdisjoint(right["S35"])
@@ -66,11 +52,11 @@ def test_minerals_tinted_about_with_no_hand_near_are_read(
     no_hand_near: LcRender, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     minerals = ["mineral1", "mineral2", "mineral3", "mineral4"]
-    right, wrong = _read(no_hand_near)
+    right, wrong = read_right(no_hand_near, occluded=True)
     assert wrong == []
     assert set(minerals) <= set(right["S15"])
     monkeypatch.setattr(slots, "HUE_ONLY_BODY", float("inf"))
-    right, wrong = _read(no_hand_near)
+    right, wrong = read_right(no_hand_near, occluded=True)
     assert set(minerals).isdisjoint(right["S15"])
 
 

@@ -16,10 +16,11 @@ from typing import TypeVar
 from benchmarks.local_cluster_kit_renders import LcRender
 from benchmarks.vision import Board
 from benchmarks.vision import rendered as _benchmark_picture
-from benchmarks.vision_kit_renders import SEED
+from benchmarks.vision_kit_renders import SEED, _Picture
 from benchmarks.vision_kit_renders import drawn_apart as _drawn_apart
 from companion.local_cluster.atoms import SectorId
 from companion.local_cluster.state import State
+from vision.local_cluster.recognize import recognize
 from vision.local_cluster.synthetic import Conditions, Rendered
 from vision.local_cluster.synthetic import render as _render
 
@@ -62,3 +63,24 @@ def _drawn(
 
 def _own(picture: Picture) -> Picture:
     return dataclasses.replace(picture, image=picture.image.copy())
+
+
+def read_right(
+    picture: LcRender, *, occluded: bool = False
+) -> tuple[dict[str, list[str]], list[str]]:
+    """``picture`` read as ``companion scan --expect`` reads it: each tile's slots read
+    right (the occluded ones too with ``occluded``), and every slot read wrong, visible or
+    occluded."""
+    truth = _Picture(picture)
+    found = recognize(picture.image, expected=tuple(truth.tiles))
+    right: dict[str, list[str]] = {}
+    wrong = []
+    for tile in found.scan.tiles:
+        want = truth.tiles[tile.sector]
+        right[str(tile.sector)] = [
+            r.slot
+            for r in tile.slots
+            if r.known and want.drawn(r) and (occluded or r.slot not in want.occluded)
+        ]
+        wrong += [f"{tile.sector} {r.slot}" for r in tile.slots if r.known and not want.drawn(r)]
+    return right, wrong
