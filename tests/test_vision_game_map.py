@@ -19,7 +19,7 @@ from companion.local_cluster.atoms import Colour, SectorId
 from companion.local_cluster.board_scan import SlotReading, SlotState, discrepancies
 from companion.local_cluster.galaxy import Galaxy, Tile
 from companion.local_cluster.state import State
-from vision.local_cluster import grid_rescue, tile_edges
+from vision.local_cluster import game_map, grid_rescue, tile_edges
 from vision.local_cluster import recognize as recognize_module
 from vision.local_cluster.game_map import Fitted, fit
 from vision.local_cluster.kit import load_kit
@@ -129,7 +129,7 @@ def test_r2_1_one_tile_in_five_laid_turned_otherwise_leaves_the_maps_turns_known
 def test_a_map_the_found_tiles_do_not_lie_on_is_not_used() -> None:
     """Every tile found must lie on its cell, square on the grid: a tile swapped with
     another, askew, shoved a third of a tile aside, or not on the map at all, and the map
-    names nothing; fewer than three tiles found do not fix a grid."""
+    names nothing; one tile found does not fix a grid."""
     assert fit(CELLS, _found("S1", "S2", "S4"), SIDE) is not None
     swapped = [("S1", _pose(CELLS["S2"])), ("S2", _pose(CELLS["S1"])), *_found("S4", "S5")]
     assert fit(CELLS, swapped, SIDE) is None
@@ -137,9 +137,28 @@ def test_a_map_the_found_tiles_do_not_lie_on_is_not_used() -> None:
     assert fit(CELLS, askew, SIDE) is None  # not square on the grid
     stranger = [*_found("S1", "S2", "S4"), ("S7", _pose(Tile(3, 0, rotation=0)))]
     assert fit(CELLS, stranger, SIDE) is None
-    assert fit(CELLS, _found("S1", "S2"), SIDE) is None
+    assert fit(CELLS, _found("S1"), SIDE) is None
     shoved = _found("S1", "S2", "S4", "S5", S5=complex(45, 0))  # a third of a tile aside
     assert fit(CELLS, shoved, SIDE) is None
+
+
+def test_r2_1_two_tiles_found_turned_as_their_cells_fix_the_map() -> None:
+    """Two tiles fix the grid's pitch, turn and shift and leave no place to check it by;
+    their turns check it instead. Two found side by side or corner to corner, each turned as
+    its cell says: the map names S6's cell. Either a quarter turn off its cell's turn, the
+    two swapped (the grid so fitted turns half a turn, and both lie turned against it), or
+    one on the cell the map gives another (the pitch is then a diagonal's), and the map
+    names nothing."""
+    for pair in [("S1", "S2"), ("S2", "S4"), ("S5", "S3")]:
+        fitted = fit(CELLS, _found(*pair), SIDE)
+        assert fitted is not None and fitted.turns_known
+        assert fitted.turned_so(_pose(CELLS["S6"]), "S6")
+    turned = [("S1", _pose(CELLS["S1"], turn=90.0)), *_found("S2")]
+    assert fit(CELLS, turned, SIDE) is None
+    swapped = [("S1", _pose(CELLS["S2"], turn=-90.0)), ("S2", _pose(CELLS["S1"], turn=90.0))]
+    assert fit(CELLS, swapped, SIDE) is None
+    elsewhere = [("S1", _pose(CELLS["S4"], turn=90.0)), *_found("S2")]
+    assert fit(CELLS, elsewhere, SIDE) is None
 
 
 def test_the_map_is_given_by_a_tracked_game_whose_galaxy_lays_every_tile() -> None:
@@ -325,3 +344,42 @@ def test_r2_1_a_hidden_tile_beyond_another_hidden_tile_is_looked_for_on_its_cell
         "S17: its marker is hidden; placed where a face like its own shows, on the cell and "
         "the way the game's map lays it"
     ) in found.scan.notes
+
+
+@pytest.mark.slow
+def test_r2_1_two_tiles_found_place_the_hidden_tiles_on_their_cells(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's pictures drawn apart, seed 37 picture 37 (1.19 px/mm): hands over S4 and
+    S29, both markers hidden; only S13's and S41's show, corner to corner, each turned as the
+    map turns it. The map fitted to those two lays S4 and S29 on their cells, and every one
+    of the table's 33 visible slots reads right. Asked for three tiles found, the map names
+    nothing, and S4 and S29 are not both placed; nor when the map swaps S13 and S41 (the
+    grid so fitted turns half a turn from their markers)."""
+    picture = drawn_apart(37, 37)
+    truth = _Picture(picture)
+    expected = tuple(truth.tiles)
+    hidden = [s for s, t in truth.tiles.items() if not t.marker_visible]
+    assert sorted(hidden) == ["S29", "S4"]
+    cells = turned_by_players(picture.cells, "turns 37 37")  # type: ignore[arg-type]
+    found = recognize(picture.image, expected=expected, cells=cells)
+    assert sorted(found.scan.sectors) == sorted(expected)
+    assert truth.misread(found.scan) == []
+    shown = [
+        r for t in found.scan.tiles for r in t.slots if r.slot not in truth.tiles[t.sector].occluded
+    ]
+    assert sum(r.known for r in shown) == len(shown) == 33
+    by_map = "its marker is hidden; placed where a face like its own shows, on the cell and"
+    assert {note.split(":")[0] for note in found.scan.notes if by_map in note} == {"S4", "S29"}
+    swapped = {
+        **cells,
+        SectorId("S13"): cells[SectorId("S41")],
+        SectorId("S41"): cells[SectorId("S13")],
+    }
+    for given in (swapped, cells):
+        if given is cells:
+            monkeypatch.setattr(game_map, "FOUND_TURNED_LEAST", 3)
+        other = recognize(picture.image, expected=expected, cells=given)
+        assert truth.misread(other.scan) == []
+        assert not any(by_map in note for note in other.scan.notes)
+        assert {"S4", "S29"} - set(other.scan.sectors)

@@ -3,15 +3,16 @@
 A tracked game's galaxy lays its sectors' tiles on a grid (ruling R2.1: a column, a row and a
 quarter turn each), and the players lay the physical tiles on the cells the table screen
 draws. When the tiles found in a picture lie on that map's cells (every one of them, at
-least :data:`FOUND_LEAST`), a face whose marker is hidden is named by the cell it lies on:
-what tells apart two hidden tiles of one variant, whose faces differ only by the marker and
-the 6 mm label (see ``recognize._by_face``). The way it lies is the map's too where the
-tiles found are turned as the map says (the table screen draws each tile's top, and players
-lay the tiles so; one in five of them may lie otherwise) and the face shows that way; a
-face that shows another way (a tile laid turned otherwise), or a table whose tiles lie
-turned as players liked, is named by its cell alone, and its outlines or slots must say
-the way. A table laid otherwise than its map (a tile swapped, on another cell, or the map
-typed in without tiles) fits no grid, and the map is not used at all.
+least :data:`FOUND_LEAST`, or two turned as their cells say), a face whose marker is
+hidden is named by the cell it lies on: what tells apart two hidden tiles of one variant,
+whose faces differ only by the marker and the 6 mm label (see ``recognize._by_face``).
+The way it lies is the map's too where the tiles found are turned as the map says (the
+table screen draws each tile's top, and players lay the tiles so; one in five of them may
+lie otherwise) and the face shows that way; a face that shows another way (a tile laid
+turned otherwise), or a table whose tiles lie turned as players liked, is named by its
+cell alone, and its outlines or slots must say the way. A table laid otherwise than its
+map (a tile swapped, on another cell, or the map typed in without tiles) fits no grid, and
+the map is not used at all.
 """
 
 from __future__ import annotations
@@ -28,7 +29,14 @@ from vision.local_cluster.plane import wrap
 Pose = tuple[tuple[float, float], float]
 
 FOUND_LEAST = 3
-"""Tiles found by their markers, all lying as the map says, before the map names a face."""
+"""Tiles found by their markers, all lying as the map says, before the map names a face..."""
+FOUND_TURNED_LEAST = 2
+"""...or this many, each turned as its cell turns it (the quarter turn the table screen draws):
+two tiles fix the grid's pitch, turn and shift with no place left over to check, but their
+turns check it. Two tiles swapped, or laid where the map puts other tiles, lie turned half
+a turn or a quarter from what the grid so fitted says. (Issue 18's pictures drawn apart,
+seeds 38-43 from 1 px/mm: in 20 pictures only two markers showed, and their hidden tiles'
+faces were looked for on free cells beside them alone.)"""
 PITCH_RANGE = (0.97, 1.15)
 """The grid's pitch, as a share of the tile's side: tiles laid edge to edge, or with gaps
 of up to some 20 mm."""
@@ -105,17 +113,17 @@ def fit(
 ) -> Fitted | None:
     """The map (``cells``: the galaxy's :class:`Tile` of each sector, its column, row and
     quarter turns) fitted to the tiles ``found`` by their markers (tile ``side`` in mm), or None
-    unless at least :data:`FOUND_LEAST` lie on it and every one of them lies on its cell,
-    square on the grid."""
+    unless at least :data:`FOUND_LEAST` lie on it (or :data:`FOUND_TURNED_LEAST`, each turned
+    as its cell says) and every one of them lies on its cell, square on the grid."""
     pairs = [(cells[sector], pose) for sector, pose in found if sector in cells]
-    if len(pairs) < FOUND_LEAST or len(pairs) < len(found):
+    if len(pairs) < FOUND_TURNED_LEAST or len(pairs) < len(found):
         return None
     grid = [complex(cell.column, cell.row) for cell, _ in pairs]
     table = [complex(*pose[0]) for _, pose in pairs]
     grid_mean = sum(grid) / len(grid)
     table_mean = sum(table) / len(table)
     spread = sum(abs(g - grid_mean) ** 2 for g in grid)
-    if spread < 1.0:
+    if spread < 0.5:  # every tile found on one cell: no grid
         return None
     scale = (
         sum(
@@ -135,6 +143,8 @@ def fit(
         if abs(wrap(4.0 * (pose[1] - turn)) / 4.0) > AGREE_DEGREES:
             return None  # not square on the grid
         astray += abs(wrap(pose[1] - 90.0 * cell.rotation - turn)) > AGREE_DEGREES
+    if astray and len(pairs) < FOUND_LEAST:
+        return None  # two tiles whose turns do not check the grid they fix
     turns_known = astray <= ASTRAY_SHARE * len(pairs)
     by_cell = {(c.column, c.row): (sector, c.rotation) for sector, c in cells.items()}
     if len(by_cell) < len(cells):
