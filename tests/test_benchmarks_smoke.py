@@ -4,18 +4,30 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
+import runpy
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+import benchmarks.cluster_peg
+import benchmarks.cluster_vision
+import benchmarks.clustered_vision
+import benchmarks.diplomacy
+import benchmarks.globular
+import benchmarks.panels
+import benchmarks.service
+import benchmarks.vision
+import benchmarks.vision_kit_renders
+import benchmarks.web
 from benchmarks.machine import cpu_model, header, library_versions, machine_info
 from benchmarks.rules_core import busy_position, mixed_orders
 from benchmarks.runner import format_report, main, run
 from companion.local_cluster.adjudication import adjudicate
 from companion.local_cluster.orders import OrderKind
 from companion.local_cluster.outcomes import OutcomeStatus
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_quick_run_reports_every_benchmark() -> None:
@@ -57,31 +69,36 @@ def test_main_prints_json_and_text() -> None:
     assert "turns/s" in text.getvalue()
 
 
-def test_python_dash_m_benchmarks_runs() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "--quick", "--json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
-    results = json.loads(done.stdout)
-    assert results["quick"] is True and results["suite"] == "rules-core"
+def test_python_dash_m_benchmarks_carries_every_part_under_its_name(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    stand_in: Callable[[Any, dict[str, Any]], list[dict[str, Any]]],
+) -> None:
+    """``python -m benchmarks --quick --json`` as ``make bench`` runs it, each part stood in
+    for: every part's quick run is checked by its own smoke test, so they are not run twice."""
     parts = {
-        "service": "table-service",
-        "panels": "panels",
-        "web": "web",
-        "diplomacy": "diplomacy",
-        "vision": "vision",
-        "vision_kit_renders": "vision-kit-renders",
-        "globular": "globular",
-        "cluster": "cluster",
-        "cluster-vision": "cluster-vision",
-        "clustered_vision": "clustered-vision",
+        "service": (benchmarks.service, "table-service"),
+        "panels": (benchmarks.panels, "panels"),
+        "web": (benchmarks.web, "web"),
+        "diplomacy": (benchmarks.diplomacy, "diplomacy"),
+        "vision": (benchmarks.vision, "vision"),
+        "vision_kit_renders": (benchmarks.vision_kit_renders, "vision-kit-renders"),
+        "globular": (benchmarks.globular, "globular"),
+        "cluster": (benchmarks.cluster_peg, "cluster"),
+        "cluster-vision": (benchmarks.cluster_vision, "cluster-vision"),
+        "clustered_vision": (benchmarks.clustered_vision, "clustered-vision"),
     }
-    assert {name: results[name]["suite"] for name in parts} == parts
+    asked = [stand_in(module, {"suite": suite}) for module, suite in parts.values()]
+    monkeypatch.setattr(sys, "argv", ["benchmarks", "--quick", "--json"])
+    with pytest.raises(SystemExit) as done:
+        runpy.run_module("benchmarks", run_name="__main__", alter_sys=True)
+    assert done.value.code == 0
+    results = json.loads(capsys.readouterr().out)
+    assert results["quick"] is True and results["suite"] == "rules-core"
+    assert {name: results[name]["suite"] for name in parts} == {
+        name: suite for name, (_, suite) in parts.items()
+    }
+    assert all(options == [{"quick": True}] for options in asked)
 
 
 def test_machine_info(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
 from collections.abc import Sequence
 
 import cv2
@@ -24,7 +25,6 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.local_cluster.kit import Kit
-from vision.local_cluster.plane import _similarity
 
 Floats = npt.NDArray[np.float32]
 Matrix = npt.NDArray[np.float64]
@@ -114,11 +114,25 @@ def sampled_at(
 ) -> npt.NDArray[np.float64]:
     """The picture's grey level at ``points`` (P x 2, tile mm) of a tile at each of ``poses``
     (centre in table mm, turn in degrees): N x P, NaN outside the picture."""
-    homs = table_to_image @ np.stack([_similarity(centre, angle) for centre, angle in poses])
+    homs = table_to_image @ _similarities(poses)
     ones = np.concatenate([points, np.ones((len(points), 1))], axis=1)
     projected = homs @ ones.T  # N x 3 x P
     where = np.stack([projected[:, 0] / projected[:, 2], projected[:, 1] / projected[:, 2]], -1)
     return sampled(gray, where).astype(np.float64)
+
+
+def _similarities(poses: Sequence[tuple[tuple[float, float], float]]) -> Matrix:
+    """:func:`~vision.local_cluster.plane._similarity` of every pose (N x 3 x 3), filled in
+    column by column: the same numbers, without a small array made for each pose."""
+    turns = [math.radians(angle) for _, angle in poses]
+    cos = np.array([math.cos(t) for t in turns])
+    sin = np.array([math.sin(t) for t in turns])
+    out = np.zeros((len(poses), 3, 3))
+    out[:, 0, 0] = out[:, 1, 1] = cos
+    out[:, 0, 1], out[:, 1, 0] = -sin, sin
+    out[:, :2, 2] = [centre for centre, _ in poses]
+    out[:, 2, 2] = 1.0
+    return out
 
 
 def sampled(gray: npt.NDArray[np.uint8], where: Matrix) -> Floats:
@@ -127,14 +141,21 @@ def sampled(gray: npt.NDArray[np.uint8], where: Matrix) -> Floats:
     picture the points span."""
     shape = where.shape[:-1]
     height, width = gray.shape
-    finite = np.isfinite(where).all(axis=-1)
+    xs, ys = where[..., 0], where[..., 1]
+    # (Both coordinates tested apart: numpy's all() over a last axis of two is slow.)
+    finite = np.isfinite(xs) & np.isfinite(ys)
     if not finite.any():
         return np.full(shape, np.nan, np.float32)
-    xs, ys = where[..., 0], where[..., 1]
-    x0 = int(np.clip(np.floor(xs.min(where=finite, initial=np.inf)), 0, width))
-    y0 = int(np.clip(np.floor(ys.min(where=finite, initial=np.inf)), 0, height))
-    x1 = int(np.clip(np.floor(xs.max(where=finite, initial=-np.inf)) + 2, 0, width))
-    y1 = int(np.clip(np.floor(ys.max(where=finite, initial=-np.inf)) + 2, 0, height))
+    if finite.all():  # the usual case: plain minima and maxima, the same as masked ones
+        low_x, low_y, high_x, high_y = xs.min(), ys.min(), xs.max(), ys.max()
+    else:
+        low_x, low_y = xs.min(where=finite, initial=np.inf), ys.min(where=finite, initial=np.inf)
+        high_x = xs.max(where=finite, initial=-np.inf)
+        high_y = ys.max(where=finite, initial=-np.inf)
+    x0 = int(np.clip(np.floor(low_x), 0, width))
+    y0 = int(np.clip(np.floor(low_y), 0, height))
+    x1 = int(np.clip(np.floor(high_x) + 2, 0, width))
+    y1 = int(np.clip(np.floor(high_y) + 2, 0, height))
     if x1 <= x0 or y1 <= y0:
         return np.full(shape, np.nan, np.float32)
     part = gray[y0:y1, x0:x1].astype(np.float32)
