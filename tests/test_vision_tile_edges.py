@@ -11,6 +11,7 @@ from vision_pictures import render
 
 from vision.local_cluster import tile_edges
 from vision.local_cluster.kit import load_kit
+from vision.local_cluster.plane import _similarity
 from vision.local_cluster.recognize import recognize
 from vision.local_cluster.synthetic import Conditions, sample_state
 from vision.local_cluster.tile_edges import Shown
@@ -65,3 +66,31 @@ def test_a_tiles_edge_line_shows_all_round_only_where_its_pose_is_right() -> Non
     assert set(moved[0.0].values()) == {Shown.ALL}
     assert Shown.ALL not in set(moved[5.0].values())
     assert set(moved[20.0].values()) == {Shown.NONE}
+
+
+def test_every_pose_is_turned_and_moved_as_its_own_similarity_says() -> None:
+    """``sampled_at`` makes the poses' matrices all at once: the same numbers, bit for bit, as
+    one ``_similarity`` a pose (numpy floats and quarter turns among them)."""
+    poses = [
+        ((0.0, 0.0), 0.0),
+        ((12.5, -3.25), 33.3),
+        ((np.float64(-40.1), np.float64(7.0)), np.float64(-90.0)),
+        ((1e3, 2e3), 179.99),
+        ((5.0, 5.0), 450.0),
+    ]
+    one_by_one = np.stack([_similarity(centre, angle) for centre, angle in poses])
+    assert np.array_equal(tile_edges._similarities(poses), one_by_one)
+
+
+def test_points_off_the_picture_plane_read_nan_and_leave_the_others_as_they_were() -> None:
+    """A point whose place is not finite (a pose turned out of the camera's plane) reads NaN;
+    the others read what they read alone."""
+    gray = np.random.default_rng(7).integers(0, 256, (120, 160), dtype=np.uint8)
+    where = np.array(
+        [[[10.2, 20.7], [np.nan, 5.0], [150.5, 100.25]], [[3.0, np.inf], [60.0, 60.0], [0.5, 0.5]]]
+    )
+    finite = np.isfinite(where).all(axis=-1)
+    read = tile_edges.sampled(gray, where)
+    assert np.isnan(read[~finite]).all()
+    assert np.array_equal(read[finite], tile_edges.sampled(gray, where[finite]))
+    assert read[1, 1] == gray[60, 60]  # a whole pixel reads its own grey

@@ -122,8 +122,8 @@ def sampled_at(
 
 
 def _similarities(poses: Sequence[tuple[tuple[float, float], float]]) -> Matrix:
-    """:func:`~vision.local_cluster.plane._similarity` of every pose (N x 3 x 3), filled in
-    column by column: the same numbers, without a small array made for each pose."""
+    """:func:`~vision.local_cluster.plane._similarity` of every pose (N x 3 x 3), each entry
+    filled in for all poses at once: the same numbers, without a small array made a pose."""
     turns = [math.radians(angle) for _, angle in poses]
     cos = np.array([math.cos(t) for t in turns])
     sin = np.array([math.sin(t) for t in turns])
