@@ -11,7 +11,7 @@ from vision_pictures import render
 
 from vision.local_cluster import tile_edges
 from vision.local_cluster.kit import load_kit
-from vision.local_cluster.plane import _similarity
+from vision.local_cluster.plane import _similarities, _similarity
 from vision.local_cluster.recognize import recognize
 from vision.local_cluster.synthetic import Conditions, sample_state
 from vision.local_cluster.tile_edges import Shown
@@ -69,8 +69,8 @@ def test_a_tiles_edge_line_shows_all_round_only_where_its_pose_is_right() -> Non
 
 
 def test_every_pose_is_turned_and_moved_as_its_own_similarity_says() -> None:
-    """``sampled_at`` makes the poses' matrices all at once: the same numbers, bit for bit, as
-    one ``_similarity`` a pose (numpy floats and quarter turns among them)."""
+    """``tile_edges.sampled_at`` makes the poses' matrices all at once: the same numbers,
+    bit for bit, as one ``_similarity`` a pose (numpy floats and quarter turns among them)."""
     poses = [
         ((0.0, 0.0), 0.0),
         ((12.5, -3.25), 33.3),
@@ -79,7 +79,7 @@ def test_every_pose_is_turned_and_moved_as_its_own_similarity_says() -> None:
         ((5.0, 5.0), 450.0),
     ]
     one_by_one = np.stack([_similarity(centre, angle) for centre, angle in poses])
-    assert np.array_equal(tile_edges._similarities(poses), one_by_one)
+    assert np.array_equal(_similarities(poses), one_by_one)
 
 
 def test_points_off_the_picture_plane_read_nan_and_leave_the_others_as_they_were() -> None:

@@ -267,6 +267,20 @@ def _similarity(centre: tuple[float, float], angle: float, scale: float = 1.0) -
     return np.array([[c, -s, centre[0]], [s, c, centre[1]], [0, 0, 1]])
 
 
+def _similarities(poses: Sequence[tuple[tuple[float, float], float]]) -> Matrix:
+    """:func:`_similarity` of every pose (N x 3 x 3), each entry filled in for all poses at
+    once: the same numbers, without a small array made a pose."""
+    turns = [math.radians(angle) for _, angle in poses]
+    cos = np.array([math.cos(t) for t in turns])
+    sin = np.array([math.sin(t) for t in turns])
+    out = np.zeros((len(poses), 3, 3))
+    out[:, 0, 0] = out[:, 1, 1] = cos
+    out[:, 0, 1], out[:, 1, 0] = -sin, sin
+    out[:, :2, 2] = [centre for centre, _ in poses]
+    out[:, 2, 2] = 1.0
+    return out
+
+
 def _grid(
     poses: Sequence[tuple[tuple[float, float], float]], side: float
 ) -> list[tuple[int, int, int]]:

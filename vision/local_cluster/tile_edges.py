@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import math
 from collections.abc import Sequence
 
 import cv2
@@ -25,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.local_cluster.kit import Kit
+from vision.local_cluster.plane import _similarities
 
 Floats = npt.NDArray[np.float32]
 Matrix = npt.NDArray[np.float64]
@@ -119,20 +119,6 @@ def sampled_at(
     projected = homs @ ones.T  # N x 3 x P
     where = np.stack([projected[:, 0] / projected[:, 2], projected[:, 1] / projected[:, 2]], -1)
     return sampled(gray, where).astype(np.float64)
-
-
-def _similarities(poses: Sequence[tuple[tuple[float, float], float]]) -> Matrix:
-    """:func:`~vision.local_cluster.plane._similarity` of every pose (N x 3 x 3), each entry
-    filled in for all poses at once: the same numbers, without a small array made a pose."""
-    turns = [math.radians(angle) for _, angle in poses]
-    cos = np.array([math.cos(t) for t in turns])
-    sin = np.array([math.sin(t) for t in turns])
-    out = np.zeros((len(poses), 3, 3))
-    out[:, 0, 0] = out[:, 1, 1] = cos
-    out[:, 0, 1], out[:, 1, 0] = -sin, sin
-    out[:, :2, 2] = [centre for centre, _ in poses]
-    out[:, 2, 2] = 1.0
-    return out
 
 
 def sampled(gray: npt.NDArray[np.uint8], where: Matrix) -> Floats:
