@@ -1,7 +1,8 @@
 """Benchmarks of Clustered's camera reader: rendered layouts of 4 to 8 players and 60 to 200
 cards under the conditions of the Local Cluster vision benchmark (tilt, rotation, warm light,
 brightness, shadow, a hand, blur, noise, JPEG) and glare, with the printed kit (markers) and
-with a marker-less deck read from its symbols.
+with a marker-less deck read from its symbols; the kit's 1080p boards again on a busy
+patterned cloth (the same boards and pictures, but for the cloth).
 
 ``python -m benchmarks.clustered_vision [--quick] [--json]``. Per deck: cards found (a reading
 at a card's cell), read right (the card named is the card there), unknown, and confidently
@@ -13,6 +14,7 @@ description only (:mod:`vision.clustered.synthetic`); it shares no code with the
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import statistics
 import time
@@ -27,6 +29,7 @@ from companion.clustered.layout import Layout
 from companion.clustered.simulate import simulate
 from vision.clustered.reader import READER, Expected
 from vision.clustered.synthetic import Conditions, render
+from vision.tabletop import PATTERNED
 
 BOARDS = 24
 STILLS = 6
@@ -43,7 +46,11 @@ def layout(rng: random.Random) -> Layout:
     return simulate(players, seed=rng.randrange(10**6), policy="compact", turns=cards).layout
 
 
-def bench_accuracy(boards: int, *, plain: bool, width: int, height: int) -> dict[str, Any]:
+def bench_accuracy(
+    boards: int, *, plain: bool, width: int, height: int, mat: str | None = None
+) -> dict[str, Any]:
+    """``mat`` lays every board on that cloth instead of the one drawn: the same boards and
+    pictures as without it, but for the cloth."""
     rng = random.Random(2027 + plain + width)
     totals = dict.fromkeys(
         ("boards", "cards", "found", "right", "unknown", "wrong", "phantom", "ghost", "unusable"),
@@ -51,9 +58,10 @@ def bench_accuracy(boards: int, *, plain: bool, width: int, height: int) -> dict
     )
     for _ in range(boards):
         table = layout(rng)
-        picture = render(
-            table, conditions=Conditions.random(rng, width=width, height=height), plain=plain
-        )
+        conditions = Conditions.random(rng, width=width, height=height)
+        if mat is not None:
+            conditions = dataclasses.replace(conditions, mat=mat)
+        picture = render(table, conditions=conditions, plain=plain)
         reading = READER.read(picture.image, prior=Expected(layout=table))
         totals["boards"] += 1
         totals["unusable"] += not reading.usable
@@ -110,6 +118,9 @@ def run(*, quick: bool = False) -> dict[str, Any]:
     still = (4608 // shrink, 2592 // shrink)
     accuracy = {
         "kit_1080p": bench_accuracy(boards, plain=False, width=hd[0], height=hd[1]),
+        "kit_1080p_patterned": bench_accuracy(
+            boards, plain=False, width=hd[0], height=hd[1], mat=PATTERNED
+        ),
         "plain_1080p": bench_accuracy(boards, plain=True, width=hd[0], height=hd[1]),
         "kit_still": bench_accuracy(stills, plain=False, width=still[0], height=still[1]),
         "plain_still": bench_accuracy(stills, plain=True, width=still[0], height=still[1]),

@@ -18,6 +18,10 @@ def test_quick_run_reports_accuracy_and_speed(stand_in: Any) -> None:
     assert results["suite"] == "clustered-vision"
     assert results["accuracy"]["kit_1080p"]["boards"] == 1
     assert results["accuracy"]["kit_1080p"]["found"] > 0
+    patterned = results["accuracy"]["kit_1080p_patterned"]  # the same boards, on a busy cloth
+    assert (
+        patterned["boards"] == 1 and patterned["cards"] == results["accuracy"]["kit_1080p"]["cards"]
+    )
     assert results["targets"]["confidently_wrong"]["measured"] == 0
     report = format_report(results)
     assert "a) kit_1080p" in report and "b) speed kit_1080p" in report

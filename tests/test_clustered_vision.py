@@ -4,6 +4,7 @@ symbols, K2.5 (unaligned cards) and K3.9 to K3.11 (a scan against the record), a
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,6 +36,7 @@ from vision.clustered.sheets import kit_cards, write_kit
 from vision.clustered.symbols import PX_PER_MM, paper_white, read_card
 from vision.clustered.synthetic import Conditions, Rendered, render
 from vision.readers import Quality, Reading
+from vision.tabletop import PATTERNED
 
 if TYPE_CHECKING:
     from conftest import Runner
@@ -112,6 +114,34 @@ def test_a_grid_gone_wrong_as_a_whole_is_fitted_again_to_the_tracked_layout() ->
     assert markers.fit_to_layout(cards, grid, cells, tracked)[1] == truth  # a right one stays
 
 
+def test_a_stripe_of_a_patterned_cloth_decoded_as_a_marker_is_no_card() -> None:
+    """A busy cloth under a Clustered table (its pattern drawn by the Local Cluster renderer
+    written apart from the readers; 0.8 pixels per mm): its fine stripes decoded as marker
+    127 in a quad 26 pixels long and 3 wide, within the size band of the table's markers,
+    and a card was read where none lies, at 0.99. Here the stripe is scaled to the table's
+    markers, so that only its shape tells it apart."""
+    kit = load_kit()
+    crop = cv2.imread(
+        str(Path(__file__).parent / "data" / "clustered" / "striped_cloth_marker.png")
+    )
+    (stripe,) = markers.detect(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY))
+    assert stripe.sides_px.max() > 5 * stripe.sides_px.min()
+    named = kit.card_of(stripe.id, Palette())
+    assert named is not None
+    gray = cv2.cvtColor(
+        render(played(K720_ORDER).layout, conditions=CLEAR).image, cv2.COLOR_BGR2GRAY
+    )
+    table = markers.detect(gray)
+    typical = float(np.median([m.side_px for m in table]))
+    centre = stripe.corners.mean(axis=0)
+    scaled = markers.Marker(
+        stripe.id, centre + (stripe.corners - centre) * typical / stripe.side_px
+    )
+    seen, _ = markers.seen_cards(kit, [*table, scaled], Palette())
+    assert named not in {s.card for s in seen}
+    assert len(seen) == len(markers.seen_cards(kit, table, Palette())[0]) > 10
+
+
 def test_k2_7_a_picture_lined_up_wrong_as_a_whole_is_unusable_not_discrepancies() -> None:
     """A commercial deck's picture whose grid grew from the wrong corner reads clear cards in
     the wrong cells; nothing is taken from it (K2.7: a scan problem, not the players')."""
@@ -156,6 +186,20 @@ def test_no_marker_reading_is_ever_confidently_wrong_under_any_conditions() -> N
         for r in reading.scan.cards:
             if r.card is not None:
                 assert r.card == picture.cards[r.cell].card
+
+
+def test_no_marker_reading_is_ever_confidently_wrong_on_a_patterned_cloth() -> None:
+    """The boards of the test above, each on a busy cloth (blocks, blotches and fine
+    stripes in black, white and six colours) under the cards and beyond them."""
+    rng = random.Random(4)
+    game = played(K720_ORDER)
+    for _ in range(2):
+        conditions = Conditions.random(rng, width=1280, height=720)
+        picture = render(game.layout, conditions=dataclasses.replace(conditions, mat=PATTERNED))
+        reading = READER.read(picture.image, prior=Expected(layout=None))
+        named = [r for r in reading.scan.cards if r.card is not None]
+        assert named
+        assert all(r.cell in picture.cards and r.card == picture.cards[r.cell].card for r in named)
 
 
 def test_a_picture_too_blurred_to_place_the_cards_says_so_and_how_to_mend_it() -> None:

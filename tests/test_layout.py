@@ -247,16 +247,20 @@ def _imports_module(tree: ast.AST, module: str) -> bool:
     return False
 
 
-def test_only_picture_renderers_use_the_shared_photograph() -> None:
+@pytest.mark.parametrize("shared", ["vision.photograph", "vision.tabletop"])
+def test_only_picture_renderers_use_the_shared_photograph(shared: str) -> None:
     """A reader is never checked against pictures drawn with its own code: the camera, light
-    and sensor model of the renderers (vision/photograph.py) is imported by renderers only."""
+    and sensor model of the renderers (vision/photograph.py) and how they lay a table
+    (vision/tabletop.py, which photographs through the first) are imported by renderers
+    only."""
     users = sorted(
         str(path.relative_to(ROOT))
         for path in (ROOT / "vision").rglob("*.py")
-        if _imports_module(ast.parse(path.read_text()), "vision.photograph")
+        if _imports_module(ast.parse(path.read_text()), shared)
     )
-    assert users, "no renderer uses vision/photograph.py: the check checks nothing"
-    assert all(user.endswith("/synthetic.py") for user in users), users
+    assert users, f"no renderer uses {shared}: the check checks nothing"
+    renderers = [u for u in users if u.endswith("/synthetic.py")]
+    assert sorted([*renderers, *(u for u in users if u == "vision/tabletop.py")]) == users
     assert _imports_module(ast.parse("from vision import photograph"), "vision.photograph")
 
 

@@ -18,9 +18,7 @@ import dataclasses
 import math
 import random
 from collections.abc import Mapping
-from typing import Any
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -30,7 +28,16 @@ from companion.clustered.layout import Layout
 from companion.clustered.settings import Palette
 from vision.clustered.draw import bgr, card_face
 from vision.clustered.kit import Kit, Point, load_kit
-from vision.photograph import MATS, PAPERS, SKINS, camera, glare_field, photograph, rotation
+from vision.photograph import MATS, PAPERS, camera, rotation
+from vision.tabletop import (
+    PATTERNED,
+    Laid,
+    PatternedCloth,
+    lay_cloth,
+    lay_hands,
+    paste,
+    take,
+)
 
 Image = npt.NDArray[np.uint8]
 Matrix = npt.NDArray[np.float64]
@@ -74,6 +81,7 @@ class Conditions:
     hand_shadow: float = 0.4
     """How dark the hands' shadows are (0-0.6)."""
     mat: str = "wood"
+    """A flat colour of :data:`MATS`, or :data:`PATTERNED` (never drawn at random)."""
     paper: str = "bright white"
     """The paper the cards are printed on."""
     seed: int = 0
@@ -140,59 +148,6 @@ class Rendered:
     conditions: Conditions
 
 
-def _paste(
-    canvas: npt.NDArray[Any], patch: npt.NDArray[Any], centre: Point, angle: float, s: float
-) -> None:
-    """Paste a card (``s`` px/mm; its face, or a map of it such as its gloss) at ``centre``
-    (canvas mm) turned ``angle`` degrees, warping only the region it covers."""
-    ph, pw = patch.shape[:2]
-    r = rotation(angle)
-    c = np.array(centre) * s
-    reach = math.hypot(pw, ph) / 2 + 2
-    x0, y0 = max(0, int(c[0] - reach)), max(0, int(c[1] - reach))
-    x1, y1 = (
-        min(canvas.shape[1], int(c[0] + reach) + 1),
-        min(canvas.shape[0], int(c[1] + reach) + 1),
-    )
-    if x0 >= x1 or y0 >= y1:
-        return
-    t = c - np.array([x0, y0])
-    m = np.hstack([r, (t - r @ np.array([pw / 2, ph / 2]))[:, None]])
-    roi = canvas[y0:y1, x0:x1]
-    cv2.warpAffine(
-        patch,
-        m,
-        (x1 - x0, y1 - y0),
-        dst=roi,
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_TRANSPARENT,
-    )
-
-
-def _hand(rng: random.Random, at: Point) -> list[list[Point]]:
-    """A hand (palm, four fingers, thumb, wrist) in table mm, reaching in from a side."""
-    r = rotation(rng.uniform(0, 360))
-    pieces: list[list[Point]] = []
-
-    def ellipse(cx: float, cy: float, ax: float, ay: float, tilt: float = 0.0) -> None:
-        rt = rotation(tilt)
-        pts = []
-        for i in range(32):
-            t = 2 * math.pi * i / 32
-            x, y = rt @ np.array([ax * math.cos(t), ay * math.sin(t)])
-            x, y = r @ np.array([x + cx, y + cy])
-            pts.append((float(x + at[0]), float(y + at[1])))
-        pieces.append(pts)
-
-    ellipse(0, 0, 55, 62)
-    for i, dx in enumerate((-30, -10, 10, 30)):
-        length = (62, 72, 68, 55)[i]
-        ellipse(dx, -50 - length / 2 + 8, 9, length / 2, (i - 1.5) * 5)
-    ellipse(-55, 10, 11, 34, -50)
-    ellipse(0, 130, 48, 85)
-    return pieces
-
-
 def render(
     layout: Layout,
     palette: Palette | None = None,
@@ -254,7 +209,12 @@ def render(
     printed = dataclasses.replace(kit, paper=paper)
     shape = (math.ceil((y1 - y0) * s), math.ceil((x1 - x0) * s))
     canvas = np.empty((*shape, 3), np.uint8)
-    canvas[:] = bgr(MATS[cond.mat])
+    cloth = None
+    if cond.mat == PATTERNED:  # drawn from its own stream: the rest is as on a plain mat
+        cloth = PatternedCloth.draw(random.Random(f"cloth {cond.seed}"))
+        lay_cloth(canvas, cloth, s, (x0, y0))
+    else:
+        canvas[:] = bgr(MATS[cond.mat])
     gloss = np.full(shape, GLOSS["mat"], np.float32)
     faces: dict[tuple[Card, int], Image] = {}
     for card, centre, angle, copy, _ in placed.values():
@@ -263,61 +223,23 @@ def render(
             face = card_face(printed, card, palette, s=s, plain=plain, copy=copy)
             faces[(card, copy)] = face
         at = (centre[0] - x0, centre[1] - y0)
-        _paste(canvas, face, at, angle, s)
-        _paste(gloss, np.full(face.shape[:2], GLOSS["card"], np.float32), at, angle, s)
+        paste(canvas, face, at, angle, s)
+        paste(gloss, np.full(face.shape[:2], GLOSS["card"], np.float32), at, angle, s)
     # Hands over the cards, each with its shadow a little to one side.
-    shade = np.ones(shape, np.float32)
-    hand_mask = np.zeros(shape, np.uint8)
-    for _ in range(cond.hands):
-        target = placed[rng.choice(sorted(placed))][1]
-        pieces = _hand(rng, target)
-        skin = rng.choice(SKINS)
-        drop = (rng.uniform(-20, 20), rng.uniform(-20, 20))
-        one = np.zeros(shape, np.uint8)
-        fallen = np.zeros(shape, np.uint8)
-        for piece in pieces:
-            pts = np.array([((x - x0) * s * 16, (y - y0) * s * 16) for x, y in piece], np.int32)
-            cv2.fillPoly(one, [pts.reshape(-1, 1, 2)], 255, cv2.LINE_8, 4)
-            dropped = np.array(
-                [((x + drop[0] - x0) * s * 16, (y + drop[1] - y0) * s * 16) for x, y in piece],
-                np.int32,
-            )
-            cv2.fillPoly(fallen, [dropped.reshape(-1, 1, 2)], 255, cv2.LINE_8, 4)
-        soft = cv2.GaussianBlur(fallen.astype(np.float32) / 255, (0, 0), 6.0 * s)
-        shade *= 1 - cond.hand_shadow * soft
-        canvas[one > 0] = bgr(skin)
-        gloss[one > 0] = GLOSS["skin"]
-        shade[one > 0] = 1.0
-        hand_mask |= one
-    to_image = homography @ np.array([[1 / s, 0, x0], [0, 1 / s, y0], [0, 0, 1]])
-    size = (cond.width, cond.height)
-    photo = cv2.warpPerspective(
+    shade, hand_mask = lay_hands(
+        rng,
+        cond.hands,
+        [placed[cell][1] for cell in sorted(placed)],
         canvas,
-        to_image,
-        size,
-        flags=cv2.INTER_AREA,
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=bgr(MATS[cond.mat]),
+        gloss,
+        s,
+        (x0, y0),
+        shadow=cond.hand_shadow,
+        skin_gloss=GLOSS["skin"],
     )
-    gloss_photo = cv2.warpPerspective(
-        gloss, to_image, size, flags=cv2.INTER_LINEAR, borderValue=GLOSS["mat"]
-    )
-    shade_photo = cv2.warpPerspective(shade, to_image, size, flags=cv2.INTER_LINEAR, borderValue=1)
-    if cond.shadow > 0:
-        small = np.ones((max(2, cond.height // 16), max(2, cond.width // 16)), np.float32)
-        sh, sw = small.shape
-        axes = (int(rng.uniform(0.2, 0.5) * sw), int(rng.uniform(0.2, 0.5) * sh))
-        middle = (int(rng.uniform(0, sw)), int(rng.uniform(0, sh)))
-        cv2.ellipse(small, middle, axes, rng.uniform(0, 180), 0, 360, 1 - cond.shadow, -1)
-        small = cv2.GaussianBlur(small, (0, 0), sw * 0.06)
-        shade_photo *= cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)
-    glare = glare_field(
-        rng, (cond.height, cond.width), count=cond.glare, strength=cond.glare_strength
-    )
-    shine = glare * gloss_photo
-    image = photograph(
-        photo, gloss=gloss_photo, shade=shade_photo, glare=glare, paper=paper, shot=cond, rng=rng
-    )
+    beyond = (0, 0, 0) if cloth is not None else bgr(MATS[cond.mat])
+    laid = Laid(canvas, gloss, shade, s, (x0, y0), beyond, GLOSS["mat"], cloth)
+    image, shine, to_image = take(laid, homography, cond, paper, rng)
     ring = [(math.cos(t), math.sin(t)) for t in np.linspace(0, 2 * math.pi, 8, endpoint=False)]
     truth: dict[Cell, CardTruth] = {}
     for cell, (card, centre, angle, _, offset) in placed.items():
