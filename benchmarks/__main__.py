@@ -1,12 +1,12 @@
 """``python -m benchmarks`` (``make bench``): the rules core's benchmarks
 (:mod:`benchmarks.runner`), then each part's in turn: the table service, the panels, the web
 site, the Diplomacy engine, the vision (on the benchmark's own pictures, then on tables drawn
-apart from the recognizer) and Globular Cluster. Each part also runs alone:
+apart from the recognizer), Globular Cluster and its camera. Each part also runs alone:
 ``python -m benchmarks.service`` and so on.
 
 With ``--json`` the rules core's results carry each part's under its name (``"service"``,
 ``"panels"``, ``"web"``, ``"diplomacy"``, ``"vision"``, ``"vision_kit_renders"``,
-``"globular"``, ``"cluster"``,
+``"globular"``, ``"globular_vision"``, ``"cluster"``,
 ``"cluster-vision"``, ``"clustered_vision"``)."""
 
 import io
@@ -19,6 +19,7 @@ from benchmarks import (
     clustered_vision,
     diplomacy,
     globular,
+    globular_vision,
     panels,
     service,
     vision,
@@ -35,6 +36,7 @@ PARTS = {
     "vision": vision,
     "vision_kit_renders": vision_kit_renders,
     "globular": globular,
+    "globular_vision": globular_vision,
     "cluster": cluster_peg,
     "cluster-vision": cluster_vision,
     "clustered_vision": clustered_vision,

@@ -17,6 +17,7 @@ import benchmarks.cluster_vision
 import benchmarks.clustered_vision
 import benchmarks.diplomacy
 import benchmarks.globular
+import benchmarks.globular_vision
 import benchmarks.panels
 import benchmarks.service
 import benchmarks.vision
@@ -84,6 +85,7 @@ def test_python_dash_m_benchmarks_carries_every_part_under_its_name(
         "vision": (benchmarks.vision, "vision"),
         "vision_kit_renders": (benchmarks.vision_kit_renders, "vision-kit-renders"),
         "globular": (benchmarks.globular, "globular"),
+        "globular_vision": (benchmarks.globular_vision, "globular-vision"),
         "cluster": (benchmarks.cluster_peg, "cluster"),
         "cluster-vision": (benchmarks.cluster_vision, "cluster-vision"),
         "clustered_vision": (benchmarks.clustered_vision, "clustered-vision"),
