@@ -15,6 +15,7 @@ import pytest
 from companion import games
 from companion.globular.bots import random_game
 from companion.globular.game import GlobularGame
+from companion.globular.geometry import MITS, Position
 from companion.globular.notation import parse_line
 from companion.globular.record import record_json
 from companion.globular.scan import BoardScan, TileReading, compare
@@ -96,6 +97,64 @@ def test_g8_8_a_camera_tilted_30_degrees_reads_every_position_and_tick(seed: int
         p: (state.board[p].code, state.board[p].corner) for p in state.board
     }
     assert not [n for n in reading.notes if "between positions" in n]
+
+
+def mits_under_a_hand(frame: np.ndarray) -> np.ndarray:
+    """The picture with the MITS's sticker covered by a skin-coloured patch."""
+    corners, ids, _ = cv2.aruco.ArucoDetector(dictionary()).detectMarkers(
+        cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    )
+    (quad,) = [
+        np.asarray(c).reshape(4, 2)
+        for c, i in zip(corners, ids.ravel(), strict=True)
+        if i == MITS_ID
+    ]
+    low, high = quad.min(axis=0).astype(int) - 10, quad.max(axis=0).astype(int) + 10
+    covered = frame.copy()
+    covered[low[1] : high[1], low[0] : high[0]] = (96, 124, 176)
+    return covered
+
+
+def test_g8_8_with_the_mits_under_a_hand_the_board_is_placed_by_its_tiles() -> None:
+    """The MITS's sticker orients the board (G2.1); under a hand, the tracked game says where
+    its tiles lie, and the stickers seen where it has them place the board (a note says so)."""
+    state = board_of(1)
+    rng = random.Random(1)
+    flat = mits_under_a_hand(READER.simulate(state, rng, size=(1920, 1080), mistakes=0.0))
+    reading = READER.read(tilted(flat, rng, 20.0), prior=state)
+    assert reading.quality is not Quality.UNUSABLE
+    assert any("the board is placed by the" in note for note in reading.notes)
+    assert {t.position: (t.code, t.corner) for t in reading.scan.tiles} == {
+        p: (state.board[p].code, state.board[p].corner) for p in state.board if p != MITS
+    }
+    assert compare(state, reading.scan)["discrepancies"] == []
+    assert READER.read(tilted(flat, rng, 20.0)).quality is Quality.UNUSABLE  # no game: no board
+
+
+def test_g8_8_a_tile_moved_while_the_mits_is_hidden_is_a_difference() -> None:
+    """The board is placed by the tiles that lie where the game has them, so the one a player
+    moved is seen where it now lies, a difference, not fitted back to its place."""
+    state = board_of(2)
+    codes = [state.board[p].code for p in state.board]
+    position = max(
+        (p for p in state.board if codes.count(state.board[p].code) == 1),
+        key=lambda p: abs(p.r) + abs(p.q),
+    )
+    empty = next(
+        Position(position.r + dr, position.q + dq)
+        for dr, dq in ((0, 2), (0, -2), (1, 1), (1, -1), (-1, 1), (-1, -1))
+        if Position(position.r + dr, position.q + dq) not in state.board
+    )
+    moved = state.copy()
+    moved.board.cells[empty] = moved.board.cells.pop(position)
+    rng = random.Random(2)
+    flat = mits_under_a_hand(READER.simulate(moved, rng, size=(1920, 1080), mistakes=0.0))
+    reading = READER.read(tilted(flat, rng, 20.0), prior=state)
+    seen = {t.position: t.code for t in reading.scan.tiles}
+    assert seen[empty] == state.board[position].code and position not in seen
+    report = compare(state, reading.scan)
+    assert [d["sector"] for d in report["discrepancies"]] == [empty.name()]
+    assert position.name() in report["missing"]
 
 
 def test_g8_8_a_tile_pushed_off_its_position_is_not_read_under_a_tilted_camera() -> None:

@@ -6,7 +6,9 @@ far side of the board smaller than the near side, and the rows bent toward a van
 at 30 degrees of tilt, tiles five or six rows away came out between positions or on the wrong
 one. So the stickers nearest the MITS, placed by its axes, fix a map from the board's rows to
 the picture (an affine map from three of them, a homography from six on three rows or more),
-which places the stickers farther out, which fix it again, out to the farthest.
+which places the stickers farther out, which fix it again, out to the farthest. With the
+MITS's sticker hidden, the tracked game's positions of the tiles seen give the first map
+(:func:`from_tiles`).
 
 Positions are in tiles from the MITS's centre: ``x`` along the rows (the MITS's top edge),
 ``y`` down them; a position ``(r, q)`` (q + r even) lies at ``x = q / 2``, ``y = r``.
@@ -16,12 +18,16 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import random
+from collections.abc import Mapping, Sequence
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 Points = npt.NDArray[np.float64]
+Node = tuple[float, float]
+"""A board position in tiles from the MITS: ``(q / 2, r)``."""
 Matrix = npt.NDArray[np.float64]
 
 OFF_GRID = 0.3
@@ -29,6 +35,13 @@ OFF_GRID = 0.3
 REACHES = (2.5, 5.0, 10.0, math.inf)
 """Tiles from the MITS within which the stickers fix the map, in turn: the nearest first,
 where the MITS's own axes and the stickers' size place them best."""
+TRIES = 300
+"""Maps tried from three stickers when the MITS's is hidden."""
+AGREEING = 4
+"""The fewest stickers that must sit where the game has their tiles for the board to be placed
+by them when the MITS's is hidden."""
+AGREE = 0.25
+"""Tiles: how near its code's position a sticker must lie to agree with a map."""
 FIT_TOLERANCE = 0.15
 """Tiles: a sticker farther than this from where the map puts its position is left out of
 the map's fit (a tile pushed off its position, or one placed wrong by the map before)."""
@@ -70,7 +83,7 @@ def fit(centres: Points, origin: Points, across: Points, down: Points, tile_px: 
     """The board's rows through the stickers' ``centres`` (pixels, N x 2), starting from the
     MITS's centre ``origin``, its unit axes ``across`` and ``down`` (pixels) and ``tile_px``
     pixels a tile (see the module docstring)."""
-    lattice = Lattice(
+    start = Lattice(
         np.array(
             [
                 [across[0] * tile_px, down[0] * tile_px, origin[0]],
@@ -79,11 +92,86 @@ def fit(centres: Points, origin: Points, across: Points, down: Points, tile_px: 
             ]
         )
     )
+    return _grown(start, centres, tile_px, (0.0, 0.0), [((0.0, 0.0), origin)])
+
+
+def from_tiles(
+    codes: Sequence[str], centres: Points, where: Mapping[str, Sequence[Node]], tile_px: float
+) -> tuple[Lattice, int] | None:
+    """The board's rows when the MITS's sticker is hidden, from the tiles the game has where
+    it has them (``where``: each code's positions, in tiles): three stickers and their tiles'
+    positions give a map (tried :data:`TRIES` times, three drawn at a time); the map that puts
+    the most stickers on a position of their code's is grown outwards as :func:`fit` does. The
+    map and how many stickers agreed with it, or None when fewer than :data:`AGREEING` (and
+    half the stickers the game has positions for) do."""
+    known = [i for i, code in enumerate(codes) if where.get(code)]
+    if len(known) < AGREEING:
+        return None
+    rng = random.Random(len(known))  # the same picture is read the same way
+    best: tuple[int, Matrix] | None = None
+    for _ in range(TRIES):
+        picked = rng.sample(known, 3)
+        nodes = np.array([rng.choice(list(where[codes[i]])) for i in picked], np.float64)
+        (ax, ay), (bx, by) = nodes[1] - nodes[0], nodes[2] - nodes[0]
+        if abs(float(ax * by - ay * bx)) < 0.5:
+            continue  # in a line: no map
+        a = cv2.getAffineTransform(nodes.astype(np.float32), centres[picked].astype(np.float32))
+        if float(np.linalg.det(a[:, :2])) <= 0:
+            continue  # a mirrored board: a camera never sees one
+        lattice = Lattice(np.vstack([a, [0.0, 0.0, 1.0]]).astype(np.float64))
+        agreeing = _agreeing(lattice, codes, centres, where, known, tile_px)
+        if best is None or agreeing > best[0]:
+            best = (agreeing, lattice.to_image)
+    if best is None or best[0] < max(AGREEING, len(known) / 2):
+        return None
+    lattice = Lattice(best[1])
+    anchors = [
+        (node, centres[i])
+        for i in known
+        for node in where[codes[i]]
+        if _distance(lattice, node, centres[i]) < AGREE * tile_px
+    ]
+    middle = np.mean([node for node, _ in anchors], axis=0)
+    grown = _grown(lattice, centres, tile_px, (float(middle[0]), float(middle[1])), anchors)
+    return grown, _agreeing(grown, codes, centres, where, known, tile_px)
+
+
+def _agreeing(
+    lattice: Lattice,
+    codes: Sequence[str],
+    centres: Points,
+    where: Mapping[str, Sequence[Node]],
+    known: Sequence[int],
+    tile_px: float,
+) -> int:
+    """How many stickers the map puts within :data:`AGREE` of a position of their code's."""
+    return sum(
+        1
+        for i in known
+        if min(_distance(lattice, node, centres[i]) for node in where[codes[i]]) < AGREE * tile_px
+    )
+
+
+def _distance(lattice: Lattice, node: Node, point: Points) -> float:
+    return float(np.linalg.norm(lattice.image_of(np.array([node]))[0] - point))
+
+
+def _grown(
+    lattice: Lattice,
+    centres: Points,
+    tile_px: float,
+    around: Node,
+    anchors: Sequence[tuple[Node, Points]],
+) -> Lattice:
+    """The map fitted again through the stickers within each of :data:`REACHES` tiles of
+    ``around`` in turn, each on the position the map puts it nearest, and the ``anchors``
+    (positions and their stickers' centres known otherwise)."""
     for reach in REACHES:
-        nodes, near = [(0.0, 0.0)], [origin]
+        nodes = [node for node, _ in anchors]
+        near = [point for _, point in anchors]
         for centre, (x, y) in zip(centres, lattice.tiles_of(centres), strict=True):
             r, q, on = nearest((float(x), float(y)))
-            if on and math.hypot(x, y) <= reach:
+            if on and math.hypot(x - around[0], y - around[1]) <= reach:
                 nodes.append((q / 2, float(r)))
                 near.append(centre)
         fitted = _fitted(np.array(nodes), np.array(near), FIT_TOLERANCE * tile_px)

@@ -5,9 +5,11 @@ Each tile carries its code's sticker (:mod:`vision.globular.kit`). The MITS's st
 the board (G2.1) and fixes its origin; each tile sticker's centre, measured in tiles from the
 MITS's through the camera's view (:mod:`vision.globular.lattice`), gives its position on the
 half-offset rows (G2.2), and its turn against the rows where it lies gives the tick corner
-(G2.5). Pennies and pieces are not read: they stay unknown, and an
-unknown reading is never a difference. A position where no sticker is seen is unknown too
-(a hand may cover it), so the comparison lists it as not seen rather than as empty.
+(G2.5). With the MITS's sticker hidden (a hand over it), the tiles seen where the tracked game
+has them place the board instead, and a note says so. Pennies and pieces are not read: they
+stay unknown, and an unknown reading is never a difference. A position where no sticker is
+seen is unknown too (a hand may cover it), so the comparison lists it as not seen rather than
+as empty.
 """
 
 from __future__ import annotations
@@ -84,24 +86,33 @@ class GlobularReader:
                 if not any(_same_place(quad, q) for _, q in found)
             ]
         mits = [quad for number, quad in found if number == MITS_ID]
-        if len(mits) != 1:
-            why = (
-                "the MITS's sticker is not in the picture: it orients the board (G2.1)"
-                if not mits
-                else "two MITS stickers are in the picture: take one away"
-            )
+        if len(mits) > 1:
+            why = "two MITS stickers are in the picture: take one away"
             return Reading(BoardScan(()), Quality.UNUSABLE, (why,))
+        hidden = "the MITS's sticker is not in the picture: it orients the board (G2.1)"
+        if not found:
+            return Reading(BoardScan(()), Quality.UNUSABLE, (hidden,))
         sides = [float(np.linalg.norm(q[i] - q[(i + 1) % 4])) for _, q in found for i in range(4)]
         px_per_mm = statistics.median(sides) / MARKER_MM
         centres = np.array([quad.mean(axis=0) for _, quad in found])
-        board = lattice.fit(
-            centres,
-            mits[0].mean(axis=0),
-            _unit(mits[0][1] - mits[0][0] + mits[0][2] - mits[0][3]),
-            _unit(mits[0][3] - mits[0][0] + mits[0][2] - mits[0][1]),
-            px_per_mm * TILE_MM,
-        )
         notes: list[str] = []
+        if mits:
+            board = lattice.fit(
+                centres,
+                mits[0].mean(axis=0),
+                _unit(mits[0][1] - mits[0][0] + mits[0][2] - mits[0][3]),
+                _unit(mits[0][3] - mits[0][0] + mits[0][2] - mits[0][1]),
+                px_per_mm * TILE_MM,
+            )
+        else:
+            placed = None if prior is None else _by_the_tiles(found, centres, prior, px_per_mm)
+            if placed is None:
+                return Reading(BoardScan(()), Quality.UNUSABLE, (hidden,))
+            board, agreeing = placed
+            notes.append(
+                "the MITS's sticker is not in the picture: the board is placed by the "
+                f"{agreeing} tiles seen where the game has them; uncover the MITS to be sure"
+            )
         by_position: dict[Position, list[TileReading]] = {}
         seen: list[Seen] = []
         for (number, quad), (x, y) in zip(found, board.tiles_of(centres), strict=True):
@@ -245,6 +256,20 @@ class GlobularReader:
         turn = cv2.getRotationMatrix2D((width / 2, height / 2), rng.uniform(-5, 5), 1.0)
         askew: Image = cv2.warpAffine(image, turn, (width, height), borderValue=(235, 235, 235))
         return askew
+
+
+def _by_the_tiles(
+    found: Sequence[tuple[int, Points]], centres: Points, prior: State, px_per_mm: float
+) -> tuple[lattice.Lattice, int] | None:
+    """The board's rows from the tiles' stickers where the tracked game has the tiles, when
+    the MITS's is hidden (see :func:`lattice.from_tiles`)."""
+    where: dict[str, list[lattice.Node]] = {}
+    for position in prior.board:
+        cell = prior.board[position]
+        if cell.tile is not None:
+            where.setdefault(cell.code, []).append((position.q / 2, float(position.r)))
+    codes = [CODES[number] for number, _ in found]
+    return lattice.from_tiles(codes, centres, where, px_per_mm * TILE_MM)
 
 
 def _detected(grey: Image, scale: int) -> list[tuple[int, Points]]:
