@@ -108,6 +108,12 @@ def from_tiles(
     if len(known) < AGREEING:
         return None
     rng = random.Random(len(known))  # the same picture is read the same way
+    pairs = [(node, i) for i in known for node in where[codes[i]]]
+    candidates = (
+        np.array([node for node, _ in pairs], np.float64),
+        centres[[i for _, i in pairs]],
+        np.array([i for _, i in pairs], np.int64),
+    )
     best: tuple[int, Matrix] | None = None
     for _ in range(TRIES):
         picked = rng.sample(known, 3)
@@ -119,7 +125,7 @@ def from_tiles(
         if float(np.linalg.det(a[:, :2])) <= 0:
             continue  # a mirrored board: a camera never sees one
         lattice = Lattice(np.vstack([a, [0.0, 0.0, 1.0]]).astype(np.float64))
-        agreeing = _agreeing(lattice, codes, centres, where, known, tile_px)
+        agreeing = _agreeing(lattice, candidates, tile_px)
         if best is None or agreeing > best[0]:
             best = (agreeing, lattice.to_image)
     if best is None or best[0] < max(AGREEING, len(known) / 2):
@@ -133,23 +139,17 @@ def from_tiles(
     ]
     middle = np.mean([node for node, _ in anchors], axis=0)
     grown = _grown(lattice, centres, tile_px, (float(middle[0]), float(middle[1])), anchors)
-    return grown, _agreeing(grown, codes, centres, where, known, tile_px)
+    return grown, _agreeing(grown, candidates, tile_px)
 
 
 def _agreeing(
-    lattice: Lattice,
-    codes: Sequence[str],
-    centres: Points,
-    where: Mapping[str, Sequence[Node]],
-    known: Sequence[int],
-    tile_px: float,
+    lattice: Lattice, candidates: tuple[Points, Points, npt.NDArray[np.int64]], tile_px: float
 ) -> int:
-    """How many stickers the map puts within :data:`AGREE` of a position of their code's."""
-    return sum(
-        1
-        for i in known
-        if min(_distance(lattice, node, centres[i]) for node in where[codes[i]]) < AGREE * tile_px
-    )
+    """How many stickers the map puts within :data:`AGREE` of a position of their code's
+    (``candidates``: each sticker's positions, its centre alike, and which sticker)."""
+    nodes, points, owners = candidates
+    near = np.linalg.norm(lattice.image_of(nodes) - points, axis=1) < AGREE * tile_px
+    return int(np.unique(owners[near]).size)
 
 
 def _distance(lattice: Lattice, node: Node, point: Points) -> float:
