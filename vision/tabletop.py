@@ -47,10 +47,9 @@ PATTERN_INKS: tuple[RGB, ...] = (
     (240, 130, 170),
 )
 """What a patterned cloth is printed with (sRGB): black and white among them, as a marker's.
-The inks and the pattern are those of the busy mat of the Local Cluster renderer written
-apart from the readers (``benchmarks/local_cluster_kit_renders.py``), the first to show a
-reader a pattern taken for a marker; that renderer keeps its own copy, since it shares no
-code with this module."""
+The inks and the pattern are those of the busy mat of the benchmark renderer written apart
+from the readers that first showed a reader a pattern taken for a marker; that renderer
+keeps its own copy, since it shares no code with this module."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -249,6 +248,53 @@ def leaning_shadow(rng: random.Random, size: tuple[int, int], strength: float) -
     small = cv2.GaussianBlur(small, (0, 0), sw * 0.06)
     field: Floats = cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)
     return field
+
+
+@dataclasses.dataclass(frozen=True)
+class Lighting:
+    """How a table is lit and its picture taken, over the camera benchmarks' ranges (issue
+    18): each renderer's ``Conditions`` adds how its table is laid and framed."""
+
+    kelvin: float = 6500.0
+    brightness: float = 1.0
+    gradient: float = 0.0
+    """How much darker the far side of the picture is (0-0.5), a lamp off to one side."""
+    vignette: float = 0.0
+    glare: int = 0
+    """Specular highlights in the picture (0-2)."""
+    glare_strength: float = 1.0
+    """A highlight's peak, in units of paper white (up to 2: clipped)."""
+    blur: float = 0.0
+    noise: float = 0.0
+    """Read noise in 8-bit steps (shot noise grows with it)."""
+    jpeg: int | None = None
+    bayer: bool = False
+    """Photographed through a Bayer colour filter and demosaiced."""
+    shadow: float = 0.0
+    """A soft shadow (someone leaning over the table) darkening up to this much (0-0.4)."""
+    hands: int = 0
+    hand_shadow: float = 0.4
+    """How dark the hands' shadows are (0-0.6)."""
+
+
+def drawn_lighting(rng: random.Random) -> dict[str, Any]:
+    """:class:`Lighting`'s fields drawn at random over their ranges, in this order (a renderer
+    passes them on as keywords, between the draws of its own fields)."""
+    return {
+        "kelvin": rng.uniform(2700, 6500),
+        "brightness": rng.uniform(0.55, 1.4),
+        "gradient": rng.uniform(0, 0.45),
+        "vignette": rng.uniform(0, 0.35),
+        "glare": rng.choice([0, 0, 1, 1, 2]),
+        "glare_strength": rng.uniform(0.3, 2.0),
+        "blur": rng.uniform(0, 1.3),
+        "noise": rng.uniform(0.5, 4.0),
+        "jpeg": rng.choice([None, 60, 70, 80, 90, 95]),
+        "bayer": rng.random() < 0.7,
+        "shadow": rng.uniform(0, 0.4),
+        "hands": rng.choice([0, 0, 1, 1, 2]),
+        "hand_shadow": rng.uniform(0.2, 0.6),
+    }
 
 
 class Scene(Shot, Protocol):

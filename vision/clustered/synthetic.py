@@ -32,7 +32,9 @@ from vision.photograph import MATS, PAPERS, camera, rotation
 from vision.tabletop import (
     PATTERNED,
     Laid,
+    Lighting,
     PatternedCloth,
+    drawn_lighting,
     lay_cloth,
     lay_hands,
     paste,
@@ -49,7 +51,7 @@ GLOSS = {"mat": 0.15, "card": 0.35, "skin": 0.3}
 
 
 @dataclasses.dataclass(frozen=True)
-class Conditions:
+class Conditions(Lighting):
     """How the table is made up, lit and photographed: the Local Cluster vision benchmark's
     ranges (issue 18), which :meth:`random` draws from."""
 
@@ -60,26 +62,6 @@ class Conditions:
     """Degrees the camera looks away from straight down (0-30)."""
     tilt_direction: float = 0.0
     fill: float = 0.9
-    kelvin: float = 6500.0
-    brightness: float = 1.0
-    gradient: float = 0.0
-    """How much darker the far side of the picture is (0-0.5), a lamp off to one side."""
-    vignette: float = 0.0
-    glare: int = 0
-    """Specular highlights in the picture (0-2)."""
-    glare_strength: float = 1.0
-    """A highlight's peak, in units of paper white (up to 2: clipped)."""
-    blur: float = 0.0
-    noise: float = 0.0
-    """Read noise in 8-bit steps (shot noise grows with it)."""
-    jpeg: int | None = None
-    bayer: bool = False
-    """Photographed through a Bayer colour filter and demosaiced."""
-    shadow: float = 0.0
-    """A soft shadow (someone leaning over the table) darkening up to this much (0-0.4)."""
-    hands: int = 0
-    hand_shadow: float = 0.4
-    """How dark the hands' shadows are (0-0.6)."""
     mat: str = "wood"
     """A flat colour of :data:`MATS`, or :data:`PATTERNED` (never drawn at random)."""
     paper: str = "bright white"
@@ -95,19 +77,7 @@ class Conditions:
             tilt=rng.uniform(0, 30),
             tilt_direction=rng.uniform(0, 360),
             fill=rng.uniform(0.8, 0.95),
-            kelvin=rng.uniform(2700, 6500),
-            brightness=rng.uniform(0.55, 1.4),
-            gradient=rng.uniform(0, 0.45),
-            vignette=rng.uniform(0, 0.35),
-            glare=rng.choice([0, 0, 1, 1, 2]),
-            glare_strength=rng.uniform(0.3, 2.0),
-            blur=rng.uniform(0, 1.3),
-            noise=rng.uniform(0.5, 4.0),
-            jpeg=rng.choice([None, 60, 70, 80, 90, 95]),
-            bayer=rng.random() < 0.7,
-            shadow=rng.uniform(0, 0.4),
-            hands=rng.choice([0, 0, 1, 1, 2]),
-            hand_shadow=rng.uniform(0.2, 0.6),
+            **drawn_lighting(rng),
             mat=rng.choice(sorted(MATS)),
             paper=rng.choice(sorted(PAPERS)),
             seed=rng.randrange(2**31),

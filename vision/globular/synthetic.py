@@ -33,7 +33,9 @@ from vision.photograph import MATS, PAPERS, camera, rotation
 from vision.tabletop import (
     PATTERNED,
     Laid,
+    Lighting,
     PatternedCloth,
+    drawn_lighting,
     lay_cloth,
     lay_hands,
     paste,
@@ -66,7 +68,7 @@ at the tick)."""
 
 
 @dataclasses.dataclass(frozen=True)
-class Conditions:
+class Conditions(Lighting):
     """How the table is made up, lit and photographed: the Local Cluster vision benchmark's
     ranges (issue 18), which :meth:`random` draws from."""
 
@@ -80,19 +82,6 @@ class Conditions:
     """How far above the board the camera is, in board widths (0.8-2: the nearer, the more a
     tilt shows the far side smaller)."""
     fill: float = 0.85
-    kelvin: float = 6500.0
-    brightness: float = 1.0
-    gradient: float = 0.0
-    vignette: float = 0.0
-    glare: int = 0
-    glare_strength: float = 1.0
-    blur: float = 0.0
-    noise: float = 0.0
-    jpeg: int | None = None
-    bayer: bool = False
-    shadow: float = 0.0
-    hands: int = 0
-    hand_shadow: float = 0.4
     mat: str = "wood"
     """A flat colour of :data:`MATS`, or :data:`PATTERNED`."""
     paper: str = "bright white"
@@ -111,19 +100,7 @@ class Conditions:
             tilt_direction=rng.uniform(0, 360),
             distance=rng.uniform(0.8, 2.0),
             fill=rng.uniform(0.7, 0.95),
-            kelvin=rng.uniform(2700, 6500),
-            brightness=rng.uniform(0.55, 1.4),
-            gradient=rng.uniform(0, 0.45),
-            vignette=rng.uniform(0, 0.35),
-            glare=rng.choice([0, 0, 1, 1, 2]),
-            glare_strength=rng.uniform(0.3, 2.0),
-            blur=rng.uniform(0, 1.3),
-            noise=rng.uniform(0.5, 4.0),
-            jpeg=rng.choice([None, 60, 70, 80, 90, 95]),
-            bayer=rng.random() < 0.7,
-            shadow=rng.uniform(0, 0.4),
-            hands=rng.choice([0, 0, 1, 1, 2]),
-            hand_shadow=rng.uniform(0.2, 0.6),
+            **drawn_lighting(rng),
             mat=rng.choice([*sorted(MATS), PATTERNED]),
             paper=rng.choice(sorted(PAPERS)),
             askew=rng.uniform(0, 4),
