@@ -1424,6 +1424,30 @@ def test_a_sleeve_over_the_cards_white_patch_is_named_with_glare_and_reads_nothi
     assert tally.right > 0.8 * tally.visible, tally.unknown
 
 
+def test_a_black_sleeve_over_the_cards_white_patch_reads_the_tiles_as_without_the_card(
+    small: State,
+) -> None:
+    """A black sleeve over the card's white patch (issue 18's pictures drawn apart, seed 39
+    picture 9: an arm's dark sleeve there, three of the card's markers showing) refused the
+    whole picture: "the white patch is black: is the card covered?", every tile lost. The
+    card's markers show, so the tiles are read as with no card in the picture, and a note
+    says what covers the card (``colour.COVERED_PATCH``); nothing is read wrong."""
+    rendered = render(small, FINE)
+    found = recognize(rendered.image, expected=list(rendered.tiles))
+    kit = load_kit()
+    (x0, y0), (x1, y1) = kit.card.white
+    patch = [[x0 - 2, y0 - 2], [x1 + 2, y0 - 2], [x1 + 2, y1 + 2], [x0 - 2, y1 + 2]]
+    corners = cv2.perspectiveTransform(np.array([patch], np.float64), found.table_to_image)[0]
+    image = rendered.image.copy()
+    cv2.fillPoly(image, [np.round(corners).astype(np.int32)], (12, 10, 10))
+    covered = recognize(image, expected=list(rendered.tiles))
+    assert colour.COVERED_PATCH in covered.notes
+    assert "its own white square" in " ".join(covered.notes)
+    tally = _tally(dataclasses.replace(rendered, image=image), covered)
+    assert tally.wrong == [] and tally.occluded_wrong == []
+    assert tally.right > 0.8 * tally.visible, tally.unknown
+
+
 def test_an_arm_across_the_card_is_named_not_called_glare() -> None:
     """Issue 18's benchmark, seed 7, picture 10 (no highlight anywhere): an arm lies across
     the card, over its red, purple, pink and white swatches, and red's uneven sides (the

@@ -60,6 +60,16 @@ COLOURED_LIGHT = 5.0
 """...the light, where another channel is more than this many times brighter (a 1900 K
 candle's light shows the white patch orange: seen as "the white patch is black: is the card
 covered?" before)."""
+COVERED_PATCH = (
+    "something dark covers the calibration card's white patch (a hand, a sleeve?): its "
+    "colours cannot be used, and the tiles are read as without the card; clear the card"
+)
+"""Said when the white patch reads black in every channel while the card's markers show:
+the tiles are read as with no card in the picture (each tile in its own white square's
+light, against the kit's printed colours, from ``recognize.SQUARES_LEAST_PX_PER_MM``).
+Issue 18's pictures drawn apart, seed 39 picture 9 (1.24 px/mm): an arm's dark sleeve over
+the patch, three of the card's markers showing, refused whole before ("the white patch is
+black: is the card covered?"), its four tiles' 20 visible slots lost."""
 CLIPPED = 250
 """An 8-bit channel this bright is clipped (glare, or overexposed)."""
 
@@ -247,7 +257,9 @@ def _centre(rect: tuple[tuple[float, float], tuple[float, float]]) -> tuple[floa
 
 
 def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> Card:
-    """The card's references; CardNotFound when its paper does not show as paper.
+    """The card's references; CardNotFound when the light is too coloured to balance by
+    (``COLOURED_LIGHT``). A white patch black in every channel is covered: the kit's
+    printed card stands in, marked glared (``COVERED_PATCH``).
 
     Glare adds the light's own colour to whatever it falls on, the same on a swatch and on
     the black square printed at its centre: the black square says how much, and it is taken
@@ -282,7 +294,9 @@ def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> Card:
     seen_white = median(paper)
     if float(seen_white.min()) <= DARK_CHANNEL:
         if float(seen_white.max()) <= COLOURED_LIGHT * DARK_CHANNEL:
-            raise CardNotFound("the calibration card's white patch is black: is the card covered?")
+            # Something dark over the patch (a sleeve): the card's markers show, so the
+            # tiles are read as without the card (COVERED_PATCH).
+            return dataclasses.replace(nominal_card(kit), glare=True, notes=(COVERED_PATCH,))
         channel = ("red", "green", "blue")[int(np.argmin(seen_white))]
         raise CardNotFound(
             f"the light is too coloured to read the board by: the calibration card's white "
