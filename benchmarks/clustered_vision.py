@@ -7,7 +7,8 @@ patterned cloth (the same boards and pictures, but for the cloth).
 ``python -m benchmarks.clustered_vision [--quick] [--json]``. Per deck: cards found (a reading
 at a card's cell), read right (the card named is the card there), unknown, and confidently
 wrong (a card named that is not the card there, or a card named where none lies: target 0),
-unknown cards read where none lies (the search run out over the cloth); and the milliseconds
+unknown cards read where none lies (the search run out over the cloth), cells read empty where
+a card lies (a hand over it: "was it moved or taken away?", K3.11); and the milliseconds
 per 1080p frame on one core. The renderer draws the kit from its
 description only (:mod:`vision.clustered.synthetic`); it shares no code with the reader.
 """
@@ -53,7 +54,18 @@ def bench_accuracy(
     pictures as without it, but for the cloth."""
     rng = random.Random(2027 + plain + width)
     totals = dict.fromkeys(
-        ("boards", "cards", "found", "right", "unknown", "wrong", "phantom", "ghost", "unusable"),
+        (
+            "boards",
+            "cards",
+            "found",
+            "right",
+            "unknown",
+            "wrong",
+            "phantom",
+            "ghost",
+            "empty_card",
+            "unusable",
+        ),
         0,
     )
     for _ in range(boards):
@@ -81,6 +93,7 @@ def bench_accuracy(
                 totals["right"] += 1
             else:
                 totals["wrong"] += 1
+        totals["empty_card"] += sum(1 for cell in reading.scan.empty if cell in picture.cards)
     return totals
 
 
@@ -156,7 +169,8 @@ def format_report(results: dict[str, Any]) -> str:
             f"a) {name}: {a['boards']} layouts, {a['cards']} cards: found {a['found']} "
             f"({a['found'] / cards:.1%}), right {a['right']} ({a['right'] / cards:.1%}), "
             f"unknown {a['unknown']}, confidently wrong {a['wrong']} + {a['phantom']} phantom; "
-            f"{a['ghost']} unknown cards where none lies; {a['unusable']} unusable pictures"
+            f"{a['ghost']} unknown cards where none lies; {a['empty_card']} cells read empty "
+            f"where a card lies; {a['unusable']} unusable pictures"
         )
     for name, s in results["speed"].items():
         lines.append(f"b) speed {name} {s['width']}x{s['height']}: median {s['median_ms']:.0f} ms")

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from clustered_helpers import K720_ORDER, played
 
-from companion.clustered import Card, Cell, Palette, Settings
+from companion.clustered import Card, Cell, ClusteredGame, Palette, Settings
 from companion.clustered import record as records
 from companion.clustered.cards import START, deck
 from companion.clustered.layout import Layout
@@ -91,6 +91,54 @@ def test_k3_11_a_pale_cloth_beside_the_cards_is_not_taken_for_cards_whose_marker
     assert {r.cell for r in reading.scan.cards} <= set(picture.cards)
     right = [r for r in reading.scan.cards if r.card == table.get(r.cell)]
     assert len(right) >= 0.9 * len(table)
+
+
+def _table_of_60() -> ClusteredGame:
+    return simulate(5, seed=11, policy="compact", turns=60)
+
+
+def test_k3_11_a_patterned_cloth_beside_the_cards_is_no_new_card() -> None:
+    """A busy cloth's white blocks with stripes beside the cards show paper and ink, and
+    were taken for cards whose marker is hidden: on this table 49 of them, "49 new cards at
+    once (K3.9)". With the tracked layout known, only its cells can hold a card whose marker
+    is not read."""
+    game = _table_of_60()
+    conditions = dataclasses.replace(CLEAR, seed=3, mat=PATTERNED)
+    picture = render(game.layout, conditions=conditions)
+    reading = READER.read(picture.image, prior=READER.prior(ClusteredSession(game)))
+    assert {r.cell for r in reading.scan.cards} <= set(game.layout)
+    found = compare(reading.scan, game)
+    assert found["discrepancies"] == [] and found["moves"] == []
+
+
+@pytest.mark.parametrize(("plain", "seed"), [(False, 1), (True, 4)])
+def test_k3_11_a_hand_over_tracked_cards_is_not_a_card_gone(plain: bool, seed: int) -> None:
+    """Two hands over the cards on a wooden table: six tracked cards under them read as empty
+    cells, "was it moved or taken away?" (K3.11), with the kit's markers as with a deck
+    without them. A cell is empty only where it shows the table as the empty cells beside
+    the cards show it; the cards under the hands are missing (not seen), none gone."""
+    game = _table_of_60()
+    conditions = dataclasses.replace(CLEAR, seed=seed, hands=2, mat="wood")
+    picture = render(game.layout, conditions=conditions, plain=plain)
+    under = {cell for cell, truth in picture.cards.items() if not truth.face_visible}
+    reading = READER.read(picture.image, prior=READER.prior(ClusteredSession(game)))
+    found = compare(reading.scan, game)
+    assert found["discrepancies"] == []
+    unread = under - {r.cell for r in reading.scan.cards}
+    assert len(unread) >= 6 and unread <= {Cell.parse(c) for c in found["missing"]}
+
+
+def test_k3_11_a_card_taken_away_is_still_a_card_gone() -> None:
+    """The table shows where a tracked card was: the cell is empty, a discrepancy (K3.11)."""
+    game = _table_of_60()
+    taken = [Cell(2, 0), Cell(-1, -1)]
+    assert all(cell in game.layout for cell in taken)
+    shown = Layout({cell: card for cell, card in game.layout.items() if cell not in taken})
+    picture = render(shown, conditions=dataclasses.replace(CLEAR, mat="wood"))
+    reading = READER.read(picture.image, prior=READER.prior(ClusteredSession(game)))
+    found = compare(reading.scan, game)
+    assert sorted(d["cell"] for d in found["discrepancies"]) == sorted(c.text() for c in taken)
+    assert all(d["kind"] == "gone" for d in found["discrepancies"])
 
 
 def test_a_grid_gone_wrong_as_a_whole_is_fitted_again_to_the_tracked_layout() -> None:

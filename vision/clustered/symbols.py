@@ -249,6 +249,7 @@ def read_plain(
     inks: Inks,
     symbol_side: float | None = None,
     most: int | None = None,
+    light: npt.NDArray[np.float32] | None = None,
 ) -> tuple[list[CardReading], list[Cell], list[str], Matrix | None]:
     """Every card of a marker-less deck: readings, the empty cells seen beside them, notes,
     and the grid (cells to pixels; its north is one of four, the start card having no top).
@@ -256,7 +257,8 @@ def read_plain(
     the grid, are not that size is unknown: the grid does not fit it (:func:`read_card`).
     With ``most`` (the most cards the table can hold, start cards included), finding more
     cells that look like cards gives nothing but a note: the cards cannot be told from the
-    cloth, and the search would otherwise run on over the whole of it."""
+    cloth, and the search would otherwise run on over the whole of it. ``light`` is the
+    light's colour when already known (:func:`illuminant`)."""
     lightness = _lightness(image)
     pale, dark = _cloth(lightness)
     if pale > PALE_CLOTH:
@@ -271,7 +273,7 @@ def read_plain(
         else:
             note = "no start card found: it is the black card; lay it where the camera sees it"
         return [], [], [note], None
-    light = illuminant(image)
+    light = illuminant(image) if light is None else light
     pitch = card_side + 1.75
     grid = grid_from_quad(quads[0], card_side, pitch)
     notes: list[str] = []
