@@ -1448,6 +1448,16 @@ def test_a_black_sleeve_over_the_cards_white_patch_reads_the_tiles_as_without_th
     assert tally.right > 0.8 * tally.visible, tally.unknown
 
 
+def test_a_picture_too_dark_is_refused_by_name_not_read_as_a_covered_card(small: State) -> None:
+    """At a tenth of its light (brightest pixel 24 of 255) the card's markers are still
+    found, no tile's, and the white patch reads black: not a sleeve over it (the card's
+    paper round its markers is as dark), so the picture is refused by what is wrong."""
+    rendered = render(small, FINE)
+    dark = np.clip(rendered.image.astype(np.float32) * 0.1, 0, 255).astype(np.uint8)
+    with pytest.raises(CardNotFound, match=r"too dark to read.*light the table"):
+        recognize(dark, expected=list(rendered.tiles))
+
+
 def test_an_arm_across_the_card_is_named_not_called_glare() -> None:
     """Issue 18's benchmark, seed 7, picture 10 (no highlight anywhere): an arm lies across
     the card, over its red, purple, pink and white swatches, and red's uneven sides (the

@@ -70,6 +70,13 @@ light, against the kit's printed colours, from ``recognize.SQUARES_LEAST_PX_PER_
 Issue 18's pictures drawn apart, seed 39 picture 9 (1.24 px/mm): an arm's dark sleeve over
 the patch, three of the card's markers showing, refused whole before ("the white patch is
 black: is the card covered?"), its four tiles' 20 visible slots lost."""
+TOO_DARK = (
+    "the picture is too dark to read: the calibration card's paper shows almost no light "
+    "anywhere; light the table, or lengthen the exposure"
+)
+"""...unless the card's brightest hundredth (its paper round the markers among it) is as
+dark: then the whole picture is (a 1.1 px/mm picture at a tenth of its light: the card's
+markers found, no tile's; "something covers the white patch" would mislead)."""
 CLIPPED = 250
 """An 8-bit channel this bright is clipped (glare, or overexposed)."""
 
@@ -294,6 +301,8 @@ def read_card(image: Image, card_to_image: Matrix, kit: Kit) -> Card:
     seen_white = median(paper)
     if float(seen_white.min()) <= DARK_CHANNEL:
         if float(seen_white.max()) <= COLOURED_LIGHT * DARK_CHANNEL:
+            if float(np.percentile(lum, 99)) <= COLOURED_LIGHT * DARK_CHANNEL:
+                raise CardNotFound(TOO_DARK)
             # Something dark over the patch (a sleeve): the card's markers show, so the
             # tiles are read as without the card (COVERED_PATCH).
             return dataclasses.replace(nominal_card(kit), glare=True, notes=(COVERED_PATCH,))
