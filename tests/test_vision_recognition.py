@@ -1399,6 +1399,19 @@ def test_a_swatch_covered_whole_stands_at_its_printed_colour(
     assert len(tally.wrong) == 31 and all("empty read token" in w for w in tally.wrong)
 
 
+def _sleeve_over_white_patch(state: State, bgr: tuple[int, int, int]) -> Rendered:
+    """``state`` drawn at :data:`FINE`, a sleeve of colour ``bgr`` laid over the card's white
+    patch and the black square on it (2 mm past the patch each way)."""
+    rendered = render(state, FINE)
+    found = recognize(rendered.image, expected=list(rendered.tiles))
+    (x0, y0), (x1, y1) = load_kit().card.white
+    patch = [[x0 - 2, y0 - 2], [x1 + 2, y0 - 2], [x1 + 2, y1 + 2], [x0 - 2, y1 + 2]]
+    corners = cv2.perspectiveTransform(np.array([patch], np.float64), found.table_to_image)[0]
+    image = rendered.image.copy()
+    cv2.fillPoly(image, [np.round(corners).astype(np.int32)], bgr)
+    return dataclasses.replace(rendered, image=image)
+
+
 def test_a_sleeve_over_the_cards_white_patch_is_named_with_glare_and_reads_nothing_wrong(
     small: State,
 ) -> None:
@@ -1406,20 +1419,13 @@ def test_a_sleeve_over_the_cards_white_patch_is_named_with_glare_and_reads_nothi
     alike, as when glare washes the patch out, and the note said only "glare" ("move the
     lamp"). It names both causes now, and nothing is read wrong (the tokens' colours are read
     against the kit's printed ones, each tile in its own white square's light)."""
-    rendered = render(small, FINE)
-    found = recognize(rendered.image, expected=list(rendered.tiles))
-    kit = load_kit()
-    (x0, y0), (x1, y1) = kit.card.white
-    patch = [[x0 - 2, y0 - 2], [x1 + 2, y0 - 2], [x1 + 2, y1 + 2], [x0 - 2, y1 + 2]]
-    corners = cv2.perspectiveTransform(np.array([patch], np.float64), found.table_to_image)[0]
-    image = rendered.image.copy()
-    cv2.fillPoly(image, [np.round(corners).astype(np.int32)], (150, 150, 150))
-    covered = recognize(image, expected=list(rendered.tiles))
+    sleeved = _sleeve_over_white_patch(small, (150, 150, 150))
+    covered = recognize(sleeved.image, expected=list(sleeved.tiles))
     assert any(
         "glare washes it out, or something covers it" in note and "clear the card" in note
         for note in covered.notes
     )
-    tally = _tally(dataclasses.replace(rendered, image=image), covered)
+    tally = _tally(sleeved, covered)
     assert tally.wrong == [] and tally.occluded_wrong == []
     assert tally.right > 0.8 * tally.visible, tally.unknown
 
@@ -1432,18 +1438,11 @@ def test_a_black_sleeve_over_the_cards_white_patch_reads_the_tiles_as_without_th
     whole picture: "the white patch is black: is the card covered?", every tile lost. The
     card's markers show, so the tiles are read as with no card in the picture, and a note
     says what covers the card (``colour.COVERED_PATCH``); nothing is read wrong."""
-    rendered = render(small, FINE)
-    found = recognize(rendered.image, expected=list(rendered.tiles))
-    kit = load_kit()
-    (x0, y0), (x1, y1) = kit.card.white
-    patch = [[x0 - 2, y0 - 2], [x1 + 2, y0 - 2], [x1 + 2, y1 + 2], [x0 - 2, y1 + 2]]
-    corners = cv2.perspectiveTransform(np.array([patch], np.float64), found.table_to_image)[0]
-    image = rendered.image.copy()
-    cv2.fillPoly(image, [np.round(corners).astype(np.int32)], (12, 10, 10))
-    covered = recognize(image, expected=list(rendered.tiles))
+    sleeved = _sleeve_over_white_patch(small, (12, 10, 10))
+    covered = recognize(sleeved.image, expected=list(sleeved.tiles))
     assert colour.COVERED_PATCH in covered.notes
     assert "its own white square" in " ".join(covered.notes)
-    tally = _tally(dataclasses.replace(rendered, image=image), covered)
+    tally = _tally(sleeved, covered)
     assert tally.wrong == [] and tally.occluded_wrong == []
     assert tally.right > 0.8 * tally.visible, tally.unknown
 
