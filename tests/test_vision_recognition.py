@@ -1945,16 +1945,22 @@ def test_a_channel_is_clipped_when_every_white_square_shown_reaches_the_clip() -
 
 
 def test_colours_read_over_a_square_clipped_in_red_are_the_prints_as_clipped() -> None:
-    """``recognize._as_clipped``: a tile's light read from a square clipped in red is short
-    of the light's red by the gain the dark tile shows in red beyond its print (never
-    clipped), over what it shows in green and blue. Each printed colour is then its print
-    with that gain in red, and at most the square's own red: the mineral grey reads redder,
-    yellow and white at the paper's red; a channel not clipped is left as printed."""
+    """``recognize._clip_gain`` and ``_as_clipped``: a tile's light read from a square
+    clipped in red is short of the light's red by the gain the dark tile shows in red beyond
+    its print (never clipped), over what it shows in green and blue. Each printed colour is
+    then its print with that gain in red, and at most the square's own red: the mineral grey
+    reads redder, yellow and white at the paper's red; a channel not clipped is left as
+    printed. With the gain taken back out (``_unclipped``) the tile reads as printed."""
     card = colour.nominal_card(load_kit())
     printed_tile = colour.linear_from_lab(card.swatches["tile"])
     seen_tile = colour.lab((printed_tile * np.array([1.5, 1.0, 1.0])).astype(np.float32))
     clipped = np.array([True, False, False])
-    got = recognize_module._as_clipped(card.swatches, seen_tile, clipped)
+    gain = recognize_module._clip_gain(card.swatches["tile"], seen_tile, clipped)
+    assert np.allclose(gain, [1.5, 1.0, 1.0], atol=0.01)
+    assert np.allclose(
+        recognize_module._unclipped(seen_tile, gain), card.swatches["tile"], atol=0.1
+    )
+    got = recognize_module._as_clipped(card.swatches, gain)
     assert np.allclose(got["tile"], card.swatches["tile"])
     grey = colour.linear_from_lab(card.swatches["mineral"])
     want = colour.lab(np.minimum(grey * np.array([1.5, 1.0, 1.0]), 1.0).astype(np.float32))
@@ -1963,7 +1969,9 @@ def test_colours_read_over_a_square_clipped_in_red_are_the_prints_as_clipped() -
     for name in ("yellow", "white"):
         assert colour.linear_from_lab(got[name])[0] == pytest.approx(1.0, abs=0.01)
     # Gains under 1 (the tile no redder than printed) leave the colours as printed.
-    as_printed = recognize_module._as_clipped(card.swatches, card.swatches["tile"], clipped)
+    flat = recognize_module._clip_gain(card.swatches["tile"], card.swatches["tile"], clipped)
+    assert np.allclose(flat, 1.0)
+    as_printed = recognize_module._as_clipped(card.swatches, flat)
     for name, value in card.swatches.items():
         assert np.allclose(as_printed[name], value, atol=0.05), name
 
@@ -2014,6 +2022,59 @@ def test_mineral_tokens_under_squares_clipped_in_red_are_read() -> None:
     )
     tally = _tally(truth, found)  # type: ignore[arg-type]
     assert tally.wrong == [] and tally.occluded_wrong == []
+
+
+@pytest.mark.parametrize(
+    ("seed", "index", "channels", "least_right"),
+    [(33, 16, "blue", 44), (39, 58, "red and blue", 12)],
+)
+def test_tiles_white_squares_clipped_still_read_colours(
+    seed: int, index: int, channels: str, least_right: int
+) -> None:
+    """Two tables drawn apart (33/16 at 1.03 px/mm, 39/58 at 1.76), the card unusable and
+    every tile's white square overexposed in some channels: the bare tile, read in the
+    squares' light, lay 42 and 30 from its print, so no colour was read ("light the board
+    evenly, with whiter light", which misleads: the light is too bright) and 46 and 10
+    visible slots were unknown. That distance is what clipping does: with the gain the tile
+    shows in the clipped channels taken back out (``_unclipped``) it reads 5 and 2 from its
+    print, and the colours are read as the clipped squares show them. None is wrong."""
+    drawn = drawn_apart(index, seed)
+    truth = _Picture(drawn)
+    found = recognize(drawn.image, expected=tuple(truth.tiles))
+    said = " ".join(found.notes)
+    assert f"the tiles' white squares are overexposed ({channels} at the picture's" in said
+    assert "bare print reads" not in said
+    tally = _tally(truth, found)  # type: ignore[arg-type]
+    assert tally.wrong == [] and tally.occluded_wrong == []
+    assert tally.right >= least_right, tally.unknown
+
+
+def test_squares_clipped_past_telling_the_colours_apart_read_no_colour() -> None:
+    """3/35 of the tables drawn apart (a held-out seed): the squares clipped in red and
+    green by gains of 32 and 11, which would bring the bare tile back to its print, but
+    leave the printed aqua and pink as they would show 10 apart (``CLIPPED_COLOURS_APART``).
+    The tile is held to its print as read, and no colour is read: with the gain taken out,
+    a pink strike craft read purple at 0.66."""
+    card = colour.nominal_card(load_kit())
+    assert recognize_module._told_apart(card.swatches)
+    gain = np.array([31.9, 10.8, 1.0], np.float32)
+    assert not recognize_module._told_apart(recognize_module._as_clipped(card.swatches, gain))
+    drawn = drawn_apart(35, 3)
+    truth = _Picture(drawn)
+    found = recognize(drawn.image, expected=tuple(truth.tiles))
+    assert any(n.endswith("dim the light or shorten the exposure") for n in found.notes)
+    tally = _tally(truth, found)  # type: ignore[arg-type]
+    assert tally.wrong == [] and tally.occluded_wrong == []
+
+
+def test_tiles_overexposed_and_far_from_their_print_say_to_dim_the_light() -> None:
+    """37/4 of the tables drawn apart (2.72 px/mm): the squares clipped in green and blue, the
+    bare tile 31 from its print even with the clip taken out. No colour is read, and the
+    note says what to do about a light too bright, not "with whiter light"."""
+    drawn = drawn_apart(4, 37)
+    found = recognize(drawn.image, expected=tuple(_Picture(drawn).tiles))
+    mismatch = [n for n in found.notes if "bare print reads" in n]
+    assert len(mismatch) == 1 and mismatch[0].endswith("dim the light or shorten the exposure")
 
 
 def _card_painted_over(rendered: Rendered) -> Rendered:

@@ -181,6 +181,16 @@ out of one, 2,010 visible slots right became 2,127 of 2,304, none wrong. (1 px/m
 1.02-1.03 px/mm with the card under glare, measure 0.985 at their markers, and read no
 token's colour; at 0.95, 81 more visible slots right on that seed, none wrong on fourteen
 seeds drawn apart or the nine sets, whose readings are the same.)"""
+CLIPPED_COLOURS_APART = 20.0
+"""Squares clipped so far that the players' printed colours, as they show them
+(:func:`_as_clipped`), come nearer one another than this (twice ``slots.MARGIN``; 29.8 as
+printed, blue and purple) do not explain the bare tile's distance from its print
+(:func:`_unclipped`): the gain that would has left colours that cannot be told apart. On
+the tables drawn apart from the recognizer, a gain of 32 in red and 11 in green left aqua
+and pink 10 apart, and a pink strike craft read purple at 0.66 (seed 3, picture 35). The
+gains kept, which read more slots right with none wrong, left them 21-42 apart; two that
+left them 3 and 0.3 apart read 12 more slots right between them, none wrong, and are left
+out with it."""
 SQUARE_WHITEST = 75
 """The light's colour on a tile's white square is read from its points at or above this
 percentile of their luminance: blur mixes the square's edges with the black marker and the
@@ -1521,10 +1531,18 @@ def read_tiles(
         glare=glare_colour if glare_colour[2] >= glare_colour[0] else np.ones(3, np.float32),
     )
     apart = float(np.linalg.norm(card.swatches["tile"] - refs.tile))
-    # Squares clipped in some channels read a light short in them: the printed colours as
-    # they show them (unless the bare tile is far from its print, and the gain with it).
-    if clipped.any() and not clipped.all() and apart <= CARD_TILE_APART:
-        refs = dataclasses.replace(refs, swatches=_as_clipped(refs.swatches, refs.tile, clipped))
+    if clipped.any() and not clipped.all():
+        # Squares clipped in some channels read a light short in them, and the bare tile
+        # too far in them: the printed colours are read as the squares show them (unless
+        # the tile is far from its print even so, and the gain with it). Where the clip
+        # still leaves the players' colours told apart, the tile is matched to its print
+        # with that shortfall (the gain) taken back out.
+        gain = _clip_gain(card.swatches["tile"], refs.tile, clipped)
+        clip_shown = _as_clipped(refs.swatches, gain)
+        if _told_apart(clip_shown):
+            apart = float(np.linalg.norm(card.swatches["tile"] - _unclipped(refs.tile, gain)))
+        if apart <= CARD_TILE_APART:
+            refs = dataclasses.replace(refs, swatches=clip_shown)
     if refs.colours and coloured and tinted_glare:
         # The card's tile swatch must match the board's bare tile however the glare is taken
         # off the tiles: in its colour (the card may lie under the same highlight, tinted
@@ -1546,7 +1564,11 @@ def read_tiles(
     if refs.colours and apart > CARD_TILE_APART:
         mismatch = (
             f"the tiles' bare print reads {apart:.0f} from the kit's printed tile colour: "
-            "colours are not read; light the board evenly, with whiter light"
+            + (
+                "colours are not read; dim the light or shorten the exposure"
+                if clipped.any()
+                else "colours are not read; light the board evenly, with whiter light"
+            )
             if by_squares
             else f"the calibration card's colours do not match the board's (its tile swatch "
             f"reads {apart:.0f} from the tiles themselves)"
@@ -1706,24 +1728,47 @@ def _squares_light(
     return out, clipped
 
 
-def _as_clipped(
-    swatches: Mapping[str, Floats], tile: Floats, clipped: npt.NDArray[np.bool_]
-) -> dict[str, Floats]:
-    """The kit's printed colours as this picture shows them when the tiles' white squares
-    are clipped in the ``clipped`` channels (some, not all): each tile's light was read as
-    the clipped square, so in those channels a colour reads lighter by what the light
-    really is over the clip (the gain), and no lighter than the square (clipped too).
+def _clip_gain(printed: Floats, tile: Floats, clipped: npt.NDArray[np.bool_]) -> Floats:
+    """How much lighter than the tiles' clipped white squares the light really is in the
+    ``clipped`` channels (some, not all): each tile's light was read as the clipped square,
+    so in those channels a colour reads lighter by this gain (linear R, G, B; 1 where not
+    clipped).
 
     The gain is what the board's bare tile (``tile``, Lab, as read) shows beyond the kit's
-    printed tile in those channels, over what it shows in the others: the dark print is
-    never clipped. On the tables drawn apart from the recognizer (a 2,800-3,000 K lamp over a
-    daylight-balanced picture, the squares' red at 255, the card unusable) mineral tokens
-    read a* 12-15 against the printed grey's -1 and were unknown; the gain read 1.2-1.8."""
-    printed = linear_from_lab(np.asarray(swatches["tile"], np.float32))
+    printed tile (``printed``) in those channels, over what it shows in the others: the dark
+    print is never clipped. On the tables drawn apart from the recognizer (a 2,800-3,000 K
+    lamp over a daylight-balanced picture, the squares' red at 255, the card unusable)
+    mineral tokens read a* 12-15 against the printed grey's -1 and were unknown; the gain
+    read 1.2-1.8. Where the squares clip in blue, or in two channels, it reads up to 8.4:
+    the bare tile then lay 30-46 from its print as read, and 2-5 with the gain taken out
+    (:func:`_unclipped`), which is how it is held to :data:`CARD_TILE_APART` (on seeds
+    32-43 from 1 px/mm, 43 more visible slots right, none wrong)."""
     seen = linear_from_lab(np.asarray(tile, np.float32))
-    ratio = seen / np.maximum(printed, 1e-6)
+    ratio = seen / np.maximum(linear_from_lab(np.asarray(printed, np.float32)), 1e-6)
     base = float(np.median(ratio[~clipped]))
-    gain = np.where(clipped, np.maximum(ratio / max(base, 1e-6), 1.0), 1.0).astype(np.float32)
+    return np.where(clipped, np.maximum(ratio / max(base, 1e-6), 1.0), 1.0).astype(np.float32)
+
+
+def _unclipped(tile: Floats, gain: Floats) -> Floats:
+    """``tile`` (Lab) as it would read under a light read whole: :func:`_clip_gain` out."""
+    return lab((linear_from_lab(np.asarray(tile, np.float32)) / gain).astype(np.float32))
+
+
+def _told_apart(swatches: Mapping[str, Floats]) -> bool:
+    """Whether every two players' colours in ``swatches`` (Lab) lie
+    :data:`CLIPPED_COLOURS_APART` apart or more."""
+    players = [v for n, v in swatches.items() if n not in ("tile", "mineral")]
+    return all(
+        float(np.linalg.norm(a - b)) >= CLIPPED_COLOURS_APART
+        for i, a in enumerate(players)
+        for b in players[i + 1 :]
+    )
+
+
+def _as_clipped(swatches: Mapping[str, Floats], gain: Floats) -> dict[str, Floats]:
+    """The kit's printed colours as this picture shows them when the tiles' white squares
+    are clipped (:func:`_clip_gain`): in the clipped channels a colour reads lighter by the
+    gain, and no lighter than the square (clipped too). The tile swatch is left as printed."""
     names = [n for n in swatches if n != "tile"]
     linear = linear_from_lab(np.stack([swatches[n] for n in names]).astype(np.float32))
     shown = lab(np.minimum(linear * gain, 1.0).astype(np.float32))
