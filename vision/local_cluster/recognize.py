@@ -1740,7 +1740,7 @@ def _clip_gain(printed: Floats, tile: Floats, clipped: npt.NDArray[np.bool_]) ->
     lamp over a daylight-balanced picture, the squares' red at 255, the card unusable)
     mineral tokens read a* 12-15 against the printed grey's -1 and were unknown; the gain
     read 1.2-1.8. Where the squares clip in blue, or in two channels, it reads up to 8.4:
-    the bare tile then lay 30-46 from its print as read, and 2-5 with the gain taken out
+    the bare tile then lay 30-46 from its print as read, and 2-28 with the gain taken out
     (:func:`_unclipped`), which is how it is held to :data:`CARD_TILE_APART` (on seeds
     32-43 from 1 px/mm, 43 more visible slots right, none wrong)."""
     seen = linear_from_lab(np.asarray(tile, np.float32))
