@@ -88,6 +88,7 @@ from vision.local_cluster.plane import (
     wrap,
 )
 from vision.local_cluster.slots import (
+    COLOURS,
     HUE_SHIFT_MOST,
     HUED,
     References,
@@ -1757,7 +1758,7 @@ def _unclipped(tile: Floats, gain: Floats) -> Floats:
 def _told_apart(swatches: Mapping[str, Floats]) -> bool:
     """Whether every two players' colours in ``swatches`` (Lab) lie
     :data:`CLIPPED_COLOURS_APART` apart or more."""
-    players = [v for n, v in swatches.items() if n not in ("tile", "mineral")]
+    players = [swatches[n] for n in COLOURS]
     return all(
         float(np.linalg.norm(a - b)) >= CLIPPED_COLOURS_APART
         for i, a in enumerate(players)
