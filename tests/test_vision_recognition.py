@@ -382,6 +382,39 @@ def test_a_token_lit_more_than_the_shade_round_its_slot_is_not_read(
     assert read[slot].state is SlotState.UNKNOWN
 
 
+def test_a_token_made_up_past_white_on_a_tile_in_deep_shade_is_not_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's pictures drawn apart, held-out seed 0 picture 17 (1.26 px/mm): a pale
+    hand's fingers over S37's marker and white square, its light borrowed from the tiles
+    beside it, and every slot's surround at 0.17-0.26 of that. Its two pink strike craft,
+    made up for as that shade, came to 2.2-3.1 times the card's white and read white at
+    0.81-0.82. Measured against the tile's median shade (0.21: ``slots.OVER_WHITE``) they
+    were not over it. No print is that much darker than the kit's
+    (``slots.SHADE_PRINTED_LEAST``): both are unknown, and nothing is read wrong."""
+    read = _read_drawn_apart(17, 0, "S37")[1]
+    assert read["craft3"].state is SlotState.UNKNOWN
+    assert read["craft5"].state is SlotState.UNKNOWN
+    monkeypatch.setattr(slots, "SHADE_PRINTED_LEAST", 0.0)
+    picture = drawn_apart(17, 0)
+    found = recognize(picture.image, expected=tuple(_Picture(picture).tiles))
+    assert {"S37 craft3: white", "S37 craft5: white"} <= set(_Picture(picture).misread(found.scan))
+
+
+def test_a_light_token_in_another_lamps_warm_pool_is_not_read_by_the_cards_light() -> None:
+    """Issue 18's pictures drawn apart, held-out seed 9 picture 39 (0.97 px/mm): the card in
+    a 4,705 K light, S14's pink strike craft in the warm pool of a 2,701 K second lamp; two
+    read red at 0.52 and 0.66 (b* 22-29 where pink prints -10). The pool tints the dark tile
+    round them in hue alone, so each surround's points were all foreign to bare tile and
+    ``slots.tinted`` counted none of them: it saw no tint. Beside a body that light, what is
+    off bare tile in hue alone is the light's tint (``slots.HUE_ONLY_BODY``, as ``measure``
+    takes it): read so, both lie nearer pink than red, and are unknown. Nothing in the
+    picture is read wrong."""
+    read = _read_drawn_apart(39, 9, "S14")[1]
+    assert read["craft3"].colour is not Colour.RED
+    assert read["craft4"].colour is not Colour.RED
+
+
 def test_a_body_between_two_token_colours_far_from_both_is_not_read() -> None:
     """Issue 18's pictures drawn apart, seed 48 picture 18 (0.84 px/mm): a pale fingertip
     over S35's yellow strike craft (occluded) left its body 27 from the card's white, a third

