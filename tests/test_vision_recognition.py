@@ -406,10 +406,10 @@ def test_a_light_token_in_another_lamps_warm_pool_is_not_read_by_the_cards_light
     a 4,705 K light, S14's pink strike craft in the warm pool of a 2,701 K second lamp; two
     read red at 0.52 and 0.66 (b* 22-29 where pink prints -10). The pool tints the dark tile
     round them in hue alone, so each surround's points were all foreign to bare tile and
-    ``slots.tinted`` counted none of them: it saw no tint. Beside a body that light, what is
-    off bare tile in hue alone is the light's tint (``slots.HUE_ONLY_BODY``, as ``measure``
-    takes it): read so, both lie nearer pink than red, and are unknown. Nothing in the
-    picture is read wrong."""
+    ``slots.tinted`` counted none of them: it saw no tint. Beside a body that light, its
+    surround mostly off bare tile (``slots.TINT_SURROUND``), what is off it in hue alone is
+    the light's tint (``slots.HUE_ONLY_BODY``, as ``measure`` takes it): read so, both lie
+    nearer pink than red, and are unknown. Nothing in the picture is read wrong."""
     read = _read_drawn_apart(39, 9, "S14")[1]
     assert read["craft3"].colour is not Colour.RED
     assert read["craft4"].colour is not Colour.RED

@@ -699,7 +699,7 @@ def light(
         glare[variant] = (planes[:, :, 0] - bare > GLARE_MOST) | (gains[variant] < SHADOW_DEEPEST)
         # Each tile's median slot's gain: a tile printed darker than the kit says reads as a
         # shade at every slot, under which its light tokens lie as lit as the white square.
-        # No print is that much darker than SHADE_PRINTED_LEAST: such a tile lies in shade.
+        # A median shade deeper than SHADE_PRINTED_LEAST is no darker print, but shade.
         usual_shade = median(gains[variant], axis=1)
         usual_shade = np.where(usual_shade >= SHADE_PRINTED_LEAST, usual_shade, 1)
         # The surround's median above bare tile plus what is left of GLARE_ALL_MOST once its
