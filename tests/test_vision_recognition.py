@@ -397,8 +397,9 @@ def test_a_token_made_up_past_white_on_a_tile_in_deep_shade_is_not_read(
     assert read["craft5"].state is SlotState.UNKNOWN
     monkeypatch.setattr(slots, "SHADE_PRINTED_LEAST", 0.0)
     picture = drawn_apart(17, 0)
-    found = recognize(picture.image, expected=tuple(_Picture(picture).tiles))
-    assert {"S37 craft3: white", "S37 craft5: white"} <= set(_Picture(picture).misread(found.scan))
+    truth = _Picture(picture)
+    found = recognize(picture.image, expected=tuple(truth.tiles))
+    assert {"S37 craft3: white", "S37 craft5: white"} <= set(truth.misread(found.scan))
 
 
 def test_a_light_token_in_another_lamps_warm_pool_is_not_read_by_the_cards_light() -> None:

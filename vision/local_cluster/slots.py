@@ -808,8 +808,8 @@ def tinted(
     seen = lit.bare_rgb[tiles]  # P x N x 3
     points = lit.lab[tiles][:, layout.bare_at]
     foreign = m.limits.foreign(points, refs.tile)
-    around = probes.plane[slots][:, 0, :] != 0  # P x N: each slot's surround
-    share = (foreign & around).sum(axis=1) / np.maximum(around.sum(axis=1), 1)
+    # ...the share of each surround off bare tile, as :func:`measure` weighs it.
+    share = (foreign * probes.surround[slots]).sum(axis=1)
     tint_only = (colour[:, 0] - refs.tile[0] >= HUE_ONLY_BODY) & (share > TINT_SURROUND)
     if tint_only.any():
         foreign[tint_only] = m.limits.off_in_lightness(points[tint_only], refs.tile) > 0
