@@ -161,6 +161,33 @@ def test_r2_1_two_tiles_found_turned_as_their_cells_fix_the_map() -> None:
     assert fit(CELLS, elsewhere, SIDE) is None
 
 
+def test_r2_1_one_tile_found_and_a_face_beside_it_fix_the_map() -> None:
+    """One tile found by its marker fixes no grid; a face beside it, whose marker is hidden,
+    does where its variant's missing tiles include exactly one whose cell lies there, turned
+    so. S1 found, and a face on S2's cell turned as S2's cell says, that could be S2 or S4
+    (one variant, say): only S2 fits, and the map so fitted lays S6 on its cell. The face
+    turned a quarter off, S1 laid a quarter off its cell, two faces that fix two grids, or
+    two tiles found (:func:`fit` alone decides then), and the map names nothing."""
+    s2_there = ("S2", _pose(CELLS["S2"]))
+    s4_there = ("S4", _pose(CELLS["S2"]))  # S4 at S2's cell, as S2 lies
+    fitted = game_map.fit_by_a_face(CELLS, _found("S1"), [[s2_there, s4_there]], SIDE)
+    assert fitted is not None and fitted.turns_known
+    assert fitted.turned_so(_pose(CELLS["S6"]), "S6")
+    assert game_map.fit_by_a_face(CELLS, _found("S1"), [[s4_there]], SIDE) is None
+    quarter = ("S2", _pose(CELLS["S2"], turn=90.0))
+    assert game_map.fit_by_a_face(CELLS, _found("S1"), [[quarter]], SIDE) is None
+    mislaid = [("S1", _pose(CELLS["S1"], turn=90.0))]
+    assert game_map.fit_by_a_face(CELLS, mislaid, [[s2_there]], SIDE) is None
+    # A second face, on S4's cell but 15 mm further out: a grid whose far cells lie 30 mm
+    # from the first's (the pitch, 1.13 tiles, is one a table with gaps may have).
+    far = ("S4", _pose(CELLS["S4"], nudge=15j * cmath.exp(1j * math.radians(TURN))))
+    assert game_map.fit(CELLS, [*_found("S1"), far], SIDE) is not None
+    assert game_map.fit_by_a_face(CELLS, _found("S1"), [[s2_there], [far]], SIDE) is None
+    near = ("S4", _pose(CELLS["S4"], nudge=complex(1, -1)))
+    assert game_map.fit_by_a_face(CELLS, _found("S1"), [[s2_there], [near]], SIDE) is not None
+    assert game_map.fit_by_a_face(CELLS, _found("S1", "S5"), [[s2_there]], SIDE) is None
+
+
 def test_the_map_is_given_by_a_tracked_game_whose_galaxy_lays_every_tile() -> None:
     state = sample_state(3, 4)
     expected = READER.prior(_Session(state))
@@ -386,3 +413,39 @@ def test_r2_1_two_tiles_found_place_the_hidden_tiles_on_their_cells(
     unplaced(swapped)
     monkeypatch.setattr(game_map, "FOUND_TURNED_LEAST", 3)
     unplaced(cells)
+
+
+@pytest.mark.slow
+def test_r2_1_one_tile_found_and_a_face_beside_it_place_the_hidden_tiles_on_their_cells() -> None:
+    """Issue 18's pictures drawn apart, seed 42 picture 45 (1.18 px/mm): hands over S40, S23
+    and S47, their markers hidden; only S46's shows. The face beside S46 could be S40 or S47
+    (both of S46's variant), and only S40's cell lies there, turned so: the map fitted to S46
+    and that face lays S23 and S47 on their cells, and both are placed, five of their six
+    visible slots read right and none wrong. (S40's own edge line does not show under the
+    hand: it is not placed.) Alone, or with the map laying S46 a quarter turn otherwise,
+    neither is placed."""
+    picture = drawn_apart(45, 42)
+    truth = _Picture(picture)
+    expected = tuple(truth.tiles)
+    assert [s for s, t in truth.tiles.items() if t.marker_visible] == ["S46"]
+    cells = turned_by_players(picture.cells, "turns 42 45")  # type: ignore[arg-type]
+    found = recognize(picture.image, expected=expected, cells=cells)
+    assert truth.misread(found.scan) == []
+    by_map = "its marker is hidden; placed where a face like its own shows, on the cell and"
+    assert {note.split(":")[0] for note in found.scan.notes if by_map in note} == {"S23", "S47"}
+    shown = [
+        r
+        for t in found.scan.tiles
+        if t.sector in ("S23", "S47")
+        for r in t.slots
+        if r.slot not in truth.tiles[t.sector].occluded
+    ]
+    assert (sum(r.known for r in shown), len(shown)) == (5, 6)
+    alone = recognize(picture.image, expected=expected)
+    assert {"S23", "S47"}.isdisjoint(alone.scan.sectors)
+    s46 = cells[SectorId("S46")]
+    mislaid = {**cells, SectorId("S46"): dataclasses.replace(s46, rotation=(s46.rotation + 1) % 4)}
+    other = recognize(picture.image, expected=expected, cells=mislaid)
+    assert truth.misread(other.scan) == []
+    assert not any(by_map in note for note in other.scan.notes)
+    assert {"S23", "S47"}.isdisjoint(other.scan.sectors)

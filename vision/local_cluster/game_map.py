@@ -3,8 +3,9 @@
 A tracked game's galaxy lays its sectors' tiles on a grid (ruling R2.1: a column, a row and a
 quarter turn each), and the players lay the physical tiles on the cells the table screen
 draws. When the tiles found in a picture lie on that map's cells (every one of them, at
-least :data:`FOUND_LEAST`, or two turned as their cells say), a face whose marker is
-hidden is named by the cell it lies on: what tells apart two hidden tiles of one variant,
+least :data:`FOUND_LEAST`, or two turned as their cells say, or one and a face beside it
+that only one missing tile of its variant fits: :func:`fit_by_a_face`), a face whose marker
+is hidden is named by the cell it lies on: what tells apart two hidden tiles of one variant,
 whose faces differ only by the marker and the 6 mm label (see ``recognize._by_face``).
 The way it lies is the map's too where the tiles found are turned as the map says (the
 table screen draws each tile's top, and players lay the tiles so; one in five of them may
@@ -151,3 +152,43 @@ def fit(
     if len(by_cell) < len(cells):
         return None  # two sectors on one cell: not a map of tiles
     return Fitted(scale, shift, turn, by_cell, turns_known)
+
+
+def fit_by_a_face(
+    cells: Mapping[SectorId, Tile],
+    found: Sequence[tuple[SectorId, Pose]],
+    faces: Sequence[Sequence[tuple[SectorId, Pose]]],
+    side: float,
+) -> Fitted | None:
+    """The map fitted to the one tile ``found`` by its marker and a face beside it whose
+    marker is hidden, or None. Each of ``faces`` lists the missing tiles a face may be, each at
+    the pose it would lie there (its variant's missing tiles, each way its outlines allow).
+    A tile found and a face fix the grid as two tiles found do (:func:`fit`: the pitch in
+    :data:`PITCH_RANGE`, both square on the grid, both turned as their cells say), and the
+    face's variant checks it too: of the missing tiles of that variant, only one whose cell
+    lies there, turned so, fits. So the map is taken only where every face and tile that fit
+    give one grid. (Issue 18's pictures drawn apart, seeds 32-43 from 1 px/mm, read with the
+    map: 18 found one tile alone, and 97 visible slots lay on their hidden tiles not placed;
+    42/45's face beside S46 could be S40 or S47, and only S40's cell lies beside S46.)"""
+    if len(found) != 1:
+        return None
+    ((own, _),) = found
+    fits = [
+        fitted
+        for ways in faces
+        for sector, pose in ways
+        if sector != own and (fitted := fit(cells, [*found, (sector, pose)], side))
+    ]
+    if not fits or any(not _same_grid(fits[0], other) for other in fits[1:]):
+        return None
+    return fits[0]
+
+
+def _same_grid(one: Fitted, other: Fitted) -> bool:
+    """Whether two fits lay every cell of the map within :data:`AGREE_CELLS` of each other,
+    turned alike within :data:`AGREE_DEGREES`."""
+    reach = AGREE_CELLS * abs(one.scale)
+    return abs(wrap(one.turn - other.turn)) <= AGREE_DEGREES and all(
+        abs((one.scale - other.scale) * complex(*cell) + one.shift - other.shift) <= reach
+        for cell in one.cells
+    )

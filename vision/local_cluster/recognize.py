@@ -433,12 +433,13 @@ def recognize(
         if expected is None or isinstance(expected, int)
         else [sector for sector in expected if sector not in found_sectors]
     )
-    mapped = (
-        None
-        if cells is None
-        else game_map.fit(
-            cells, [(sector, pose) for sector, pose, placed in found if not placed], kit.tile_side
-        )
+    own_found = [(sector, pose) for sector, pose, placed in found if not placed]
+    mapped = None if cells is None else game_map.fit(cells, own_found, kit.tile_side)
+    # One tile found by its marker fixes no grid alone; with a face beside it, it may.
+    by_a_face = (
+        functools.partial(game_map.fit_by_a_face, cells, own_found, side=kit.tile_side)
+        if cells is not None and mapped is None and len(own_found) == 1
+        else None
     )
     faces = _by_face(
         image,
@@ -452,6 +453,7 @@ def recognize(
         edge_typical,
         markers,
         mapped,
+        by_a_face,
     )
     by_face = [*faces.named, *(way for ways in faces.trials for way in ways)]
     found += by_face
@@ -845,6 +847,8 @@ def _by_face(
     edge_typical: Callable[[], tuple[float, float]],
     markers: Sequence[Marker],
     mapped: game_map.Fitted | None = None,
+    by_a_face: Callable[[Sequence[Sequence[tuple[SectorId, Pose]]]], game_map.Fitted | None]
+    | None = None,
 ) -> Faces:
     """Where the tiles the table should have and does not show (``missing``, None when the
     table's sectors are not known) may lie, their markers hidden: each free grid cell
@@ -857,7 +861,9 @@ def _by_face(
     their markers (and of those, which their markers say the way of too), and which as the
     one left. A face still unnamed is offered each way it may lie (its
     :attr:`Faces.trials`), to be named by the way its slots show (:func:`_the_way_shown`).
-    Where the game's map fits the tiles found (``mapped``), a face is named by it alone: the
+    Where the game's map fits the tiles found (``mapped``; with one tile found, fitted to it
+    and a face beside it, ``by_a_face``: :func:`game_map.fit_by_a_face`, and then every
+    cell it lays a missing tile on looked at), a face is named by it alone: the
     missing tile the map lays on its cell, or nothing; the way the map turns it where the
     face shows that way and the map's turns are the table's (``Fitted.turns_known``), else
     the way its outlines show (held to the rule for any face), or each way that tile may lie
@@ -890,7 +896,24 @@ def _by_face(
     # found, and no free cell is its.
     their_cells = [] if mapped is None else [mapped.cell_of(sector) for sector in missing]
     beyond = [cell for cell in their_cells if cell is not None]
-    for face in face_fit.faces(gray, kit, table_to_image, poses, typical, face_level, beyond):
+    shown = face_fit.faces(gray, kit, table_to_image, poses, typical, face_level, beyond)
+    if mapped is None and by_a_face is not None:
+        # One tile found and a face beside it: the map fitted so, then its cells looked at.
+        mapped = by_a_face(
+            [
+                [
+                    (sector, pose)
+                    for variant, pose in [(face.variant, face.pose), *face.others]
+                    for sector in of_variant.get(variant, [])
+                ]
+                for face in shown
+            ]
+        )
+        if mapped is not None:
+            their_cells = [mapped.cell_of(sector) for sector in missing]
+            beyond = [cell for cell in their_cells if cell is not None]
+            shown = face_fit.faces(gray, kit, table_to_image, poses, typical, face_level, beyond)
+    for face in shown:
         ways = [(face.variant, face.pose), *face.others]
         if any(variant in held for variant, _ in ways):
             continue
