@@ -16,7 +16,7 @@ import pytest
 from threadpoolctl import threadpool_info, threadpool_limits
 from vision_pictures import benchmark_picture, drawn_apart, render
 
-from benchmarks.vision import Board, boards, clear_prior, without_craft
+from benchmarks.vision import Board, boards, clear_prior, turned_by_players, without_craft
 from benchmarks.vision_kit_renders import _Picture
 from companion.local_cluster.atoms import Colour, UnitType
 from companion.local_cluster.board_scan import SlotReading, SlotState
@@ -840,6 +840,27 @@ def test_glare_varying_across_a_dark_tile_is_taken_off_where_it_falls(small: Sta
     tally = _tally(render(small, glared))
     assert tally.wrong == [] and tally.occluded_wrong == []
     assert tally.right >= 0.88 * tally.visible, tally.unknown
+
+
+@pytest.mark.slow
+def test_a_hidden_tile_under_a_pale_arm_is_read_slot_by_slot_not_called_glared() -> None:
+    """Issue 18's pictures drawn apart, seed 35 picture 7 (1.01 px/mm), read with the game's
+    map: a pale arm over S10, its marker and nine tenths of its bare field hidden (the
+    field's tenth percentile 0.82 of its borrowed light above the print, as light as glare
+    over the whole tile). Named by the map at its face, it read "glare over the tile",
+    nothing read, and was not kept; judged slot by slot, as a tile whose square is hidden
+    is (``GLARE_TILE_MOST``), it is placed, seven of its eight visible slots read right,
+    and nothing in the picture reads wrong."""
+    picture = drawn_apart(7, 35)
+    truth = _Picture(picture)
+    cells = turned_by_players(picture.cells, "turns 35 7")  # type: ignore[arg-type]
+    found = recognize(picture.image, expected=tuple(truth.tiles), cells=cells)
+    assert truth.misread(found.scan) == []
+    assert not any(note.startswith("S10: glare over the tile") for note in found.scan.notes)
+    tile = found.scan.tile("S10")
+    assert tile is not None
+    shown = [r for r in tile.slots if r.slot not in truth.tiles["S10"].occluded]
+    assert (sum(r.known for r in shown), len(shown)) == (7, 8)
 
 
 def _read_unknown_with_its_prior(board: Board, sector: str, slot: str) -> None:
