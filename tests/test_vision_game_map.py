@@ -178,8 +178,8 @@ def test_r2_1_one_tile_found_and_a_face_beside_it_fix_the_map() -> None:
     assert game_map.fit_by_a_face(CELLS, _found("S1"), [[quarter]], SIDE) is None
     mislaid = [("S1", _pose(CELLS["S1"], turn=90.0))]
     assert game_map.fit_by_a_face(CELLS, mislaid, [[s2_there]], SIDE) is None
-    # A second face, on S4's cell but 15 mm further out: a grid whose far cells lie 30 mm
-    # from the first's (the pitch, 1.13 tiles, is one a table with gaps may have).
+    # A second face, on S4's cell but 15 mm further out: a grid whose far cells lie some
+    # 30 mm from the first's (its pitch, 1.13 tiles, one a table with gaps may have).
     far = ("S4", _pose(CELLS["S4"], nudge=15j * cmath.exp(1j * math.radians(TURN))))
     assert game_map.fit(CELLS, [*_found("S1"), far], SIDE) is not None
     assert game_map.fit_by_a_face(CELLS, _found("S1"), [[s2_there], [far]], SIDE) is None

@@ -149,7 +149,8 @@ slots are judged one by one, nothing taken off it whole, and a highlight still m
 slot it reaches unknown. (Issue 18's pictures drawn apart, seeds 32-43 from 1 px/mm with
 the map: 35/7's S10, under an arm, its field's tenth percentile 0.82 of its borrowed light
 above the print, and 41/50's S44 read "glare over the tile" with 15 visible slots between
-them; judged slot by slot, 13 more right and none wrong.)"""
+them; judged slot by slot, 13 more right there, 27 more on the held-out seeds 0-31, and
+none wrong on either.)"""
 GLARE_COLOUR_LEAST, GLARE_COLOUR_PLAIN = 1.0, 0.25
 """The glare's colour (:func:`_glare_colour`) is read on the tiles a highlight lifts by at
 least the first times their bare print's luminance beyond what every tile shows, against the
