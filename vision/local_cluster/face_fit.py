@@ -104,11 +104,14 @@ def faces(
     typical: float,
     face_level: float,
     also: Sequence[Pose] = (),
+    *,
+    beside: bool = True,
 ) -> list[Face]:
     """The tile faces on the free grid cells beside the tiles at ``poses`` and at the cells
     ``also`` names (the game's map's cells of the tiles missing, which may lie beyond another
     hidden tile), given the ``typical`` contrast of the found tiles' edge lines against their
-    faces, and how light those faces are (``face_level``)."""
+    faces, and how light those faces are (``face_level``). With ``beside`` False, only the
+    cells of ``also`` not beside those tiles (the free cells were looked at already)."""
     if typical <= 0 or not poses:
         return []
     every = tile_edges.probes(kit, None)
@@ -116,9 +119,9 @@ def faces(
     outlines = [outline_fit.outline_probes(kit, v) for v in variants]
     turned = [outline_fit.outline_probes(kit, v, TURNED) for v in variants]
     out = []
-    cells = free_cells(poses, kit.tile_side)
-    held = [centre for centre, _ in [*poses, *cells]]
-    cells += [
+    free = free_cells(poses, kit.tile_side)
+    held = [centre for centre, _ in [*poses, *free]]
+    cells = (free if beside else []) + [
         cell
         for cell in also
         if all(math.dist(cell[0], centre) >= 0.5 * kit.tile_side for centre in held)

@@ -902,13 +902,17 @@ def _by_face(
     way_too: set[Entry] = set()
     unnamed: list[list[tuple[SectorId, Pose]]] = []
     alone: set[SectorId] = set()
-    # The map's cells of the tiles missing: one beyond another hidden tile lies beside none
-    # found, and no free cell is its.
-    their_cells = [] if mapped is None else [mapped.cell_of(sector) for sector in missing]
-    beyond = [cell for cell in their_cells if cell is not None]
-    shown = face_fit.faces(gray, kit, table_to_image, poses, typical, face_level, beyond)
+
+    def beyond(fitted: game_map.Fitted | None) -> list[Pose]:
+        """The map's cells of the tiles missing: one beyond another hidden tile lies beside
+        none found, and no free cell is its."""
+        cells = [] if fitted is None else [fitted.cell_of(sector) for sector in missing]
+        return [cell for cell in cells if cell is not None]
+
+    shown = face_fit.faces(gray, kit, table_to_image, poses, typical, face_level, beyond(mapped))
     if mapped is None and by_a_face is not None:
-        # One tile found and a face beside it: the map fitted so, then its cells looked at.
+        # One tile found and a face beside it: the map fitted so, then its cells looked at
+        # (the free cells beside the tiles found were looked at already).
         mapped = by_a_face(
             [
                 [
@@ -920,9 +924,9 @@ def _by_face(
             ]
         )
         if mapped is not None:
-            their_cells = [mapped.cell_of(sector) for sector in missing]
-            beyond = [cell for cell in their_cells if cell is not None]
-            shown = face_fit.faces(gray, kit, table_to_image, poses, typical, face_level, beyond)
+            shown += face_fit.faces(
+                gray, kit, table_to_image, poses, typical, face_level, beyond(mapped), beside=False
+            )
     for face in shown:
         ways = [(face.variant, face.pose), *face.others]
         if any(variant in held for variant, _ in ways):

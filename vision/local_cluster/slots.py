@@ -783,6 +783,14 @@ def surround_planes(seen: Floats, plane: Floats, bare: float) -> Floats:
     return terms
 
 
+def _plainly_lighter(colour: Floats, refs: References) -> Bools:
+    """Whether each body (Lab, last axis) is plainly lighter than bare tile
+    (:data:`HUE_ONLY_BODY`): no dark thing over its slot, so beside it what is off bare tile
+    in hue alone is the light's tint, not a cover (:func:`measure`, :func:`tinted`)."""
+    out: Bools = colour[..., 0] - refs.tile[0] >= HUE_ONLY_BODY
+    return out
+
+
 def tinted(
     layout: VariantLayout,
     m: Measured,
@@ -810,7 +818,7 @@ def tinted(
     foreign = m.limits.foreign(points, refs.tile)
     # ...the share of each surround off bare tile, as :func:`measure` weighs it.
     share = (foreign * probes.surround[slots]).sum(axis=1)
-    tint_only = (colour[:, 0] - refs.tile[0] >= HUE_ONLY_BODY) & (share > TINT_SURROUND)
+    tint_only = _plainly_lighter(colour, refs) & (share > TINT_SURROUND)
     if tint_only.any():
         foreign[tint_only] = m.limits.off_in_lightness(points[tint_only], refs.tile) > 0
     taken = gain * tile + lift * refs.glare
@@ -1035,7 +1043,7 @@ def measure(
         spread_across = np.sqrt(np.clip(spread_sq - along_var, 0, None))
         # A body plainly lighter than bare tile is no dark thing over the slot: beside it,
         # what is off bare tile in hue alone is the light's tint, not a cover.
-        light_body = colour[..., 0] - refs.tile[0] >= HUE_ONLY_BODY
+        light_body = _plainly_lighter(colour, refs)
         if light_body.any():
             covered_share = np.where(
                 light_body,
