@@ -863,6 +863,25 @@ def test_a_hidden_tile_under_a_pale_arm_is_read_slot_by_slot_not_called_glared()
     assert (sum(r.known for r in shown), len(shown)) == (7, 8)
 
 
+@pytest.mark.slow
+def test_too_few_clear_empty_outlines_on_marker_found_tiles_are_counted_on_every_tile() -> None:
+    """Issue 18's pictures drawn apart, seed 40 picture 31 (1.27 px/mm): a sleeved hand over
+    S10 and S39, only S43's marker showing, and S43 shows two slots that look empty and
+    clear. Fewer than ``OUTLINES_LEAST`` gave the board no outline contrast, and every slot
+    that could read empty was unknown (13 of the 18 visible slots on the two tiles placed
+    right); counted on every tile read, all 18 are right and nothing reads wrong."""
+    picture = drawn_apart(31, 40)
+    truth = _Picture(picture)
+    assert [s for s, t in truth.tiles.items() if t.marker_visible] == ["S43"]
+    found = recognize(picture.image, expected=tuple(truth.tiles))
+    assert truth.misread(found.scan) == []
+    shown = [
+        r for t in found.scan.tiles for r in t.slots if r.slot not in truth.tiles[t.sector].occluded
+    ]
+    assert found.scan.sectors == ("S39", "S43")
+    assert (sum(r.known for r in shown), len(shown)) == (18, 18)
+
+
 def _read_unknown_with_its_prior(board: Board, sector: str, slot: str) -> None:
     """Issue 18's benchmark picture ``board``, read with the prior the camera would hold (its
     own reading of the same table just before, nothing over it): ``sector``'s ``slot`` is

@@ -111,6 +111,15 @@ SMALLEST_PX_PER_MM = 0.5
 """Below this many pixels per millimetre tiles go unfound: the picture is not usable, and no
 token's colour is read (a unit's body is then a few pixels across, all of them near its edge:
 issue 18's benchmark read a yellow destroyer white at 0.37 px/mm, in warm JPEG 60)."""
+OUTLINES_LEAST = 3
+"""At least this many slots that look empty and clear give the board's outline contrast
+(``slots.References.outline``; without it no slot reads empty): counted on the tiles found
+by their own marker, or, where those show fewer (hands over every marker but one, and that
+tile's slots full), on every tile read. (Issue 18's pictures drawn apart, seeds 32-43 from
+1 px/mm with the map: in 9 of 512 pictures the tiles found by their marker showed 0-2, and
+every slot of the picture that could read empty was unknown; counted on every tile read, 4
+of them show 3 or more, and 29,230 visible slots right became 29,243, on the held-out seeds
+0-31 from 0.95 px/mm 90,209 became 90,269, none wrong on either.)"""
 MINERAL_OUTLINES = 12
 """At least this many mineral slots that look empty give the minerals' own outline contrast."""
 USABLE_PX_PER_MM = 0.53
@@ -1633,10 +1642,12 @@ def read_tiles(
     lit = light({v: (layouts[v], linear, taken) for v, (_, linear, taken) in groups.items()}, refs)
     measured = measure(layouts, lit, refs, by_marker)
     found = outline_contrasts(measured)
+    if len(found) < OUTLINES_LEAST:
+        found = outline_contrasts(measured, everywhere=True)
     minerals = outline_contrasts(measured, "mineral")
     refs = dataclasses.replace(
         refs,
-        outline=float(median(found)) if len(found) >= 3 else 0.0,
+        outline=float(median(found)) if len(found) >= OUTLINES_LEAST else 0.0,
         mineral_outline=float(median(minerals)) if len(minerals) >= MINERAL_OUTLINES else 0.0,
     )
     readings = decide(

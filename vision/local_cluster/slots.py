@@ -1274,20 +1274,22 @@ def _around(kept: Floats, kept_a: Floats, kept_b: Floats, surround: Floats) -> F
     return out
 
 
-def outline_contrasts(measured: list[Measured], kind: str | None = None) -> Floats:
+def outline_contrasts(
+    measured: list[Measured], kind: str | None = None, *, everywhere: bool = False
+) -> Floats:
     """The outline contrasts of the slots (of ``kind``, or every kind) that look empty and
-    clear of anything, on the tiles found by their own marker."""
+    clear of anything, on the tiles found by their own marker (on every tile measured,
+    ``everywhere``)."""
     measured = [m for m in measured if kind is None or m.kind.kind == kind]
+    on = [(m.seen | everywhere)[:, None] for m in measured]
     found = [
-        m.contrast[
-            m.seen[:, None] & looks_empty(m.hue, m.lightness) & (m.covered < COVERED_SHARE / 2)
-        ]
-        for m in measured
+        m.contrast[tiles & looks_empty(m.hue, m.lightness) & (m.covered < COVERED_SHARE / 2)]
+        for m, tiles in zip(measured, on, strict=True)
         if m.kind.kind != "mineral"
     ]
     found += [
-        m.contrast[m.seen[:, None] & (m.lightness <= EMPTY_LIGHT) & (m.covered < COVERED_SHARE / 2)]
-        for m in measured
+        m.contrast[tiles & (m.lightness <= EMPTY_LIGHT) & (m.covered < COVERED_SHARE / 2)]
+        for m, tiles in zip(measured, on, strict=True)
         if m.kind.kind == "mineral"
     ]
     out: Floats = np.concatenate([f.ravel() for f in found]) if found else np.zeros(0, np.float32)
