@@ -882,6 +882,38 @@ def test_too_few_clear_empty_outlines_on_marker_found_tiles_are_counted_on_every
     assert (sum(r.known for r in shown), len(shown)) == (18, 18)
 
 
+@pytest.mark.slow
+def test_faces_refused_do_not_lower_the_outline_contrast_tiles_found_by_their_marker_show(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's pictures drawn apart, seed 36 picture 17 (1.40 px/mm), with the map: only
+    S43's marker shows, and one slot on it looks empty and clear (its claim, its outline
+    33.3 lighter than the slot). Counted on every tile read, the faces tried under the hand
+    add two mineral slots at 9.8 and 7.8 (a face then refused: it shows no outline where it
+    looks for one), and their median alone would let an outline at 4.9 pass for an empty
+    slot's. The board's outline contrast is never below what the tiles found by their
+    marker show; S43's visible slots are all read right, and nothing reads wrong."""
+    picture = drawn_apart(17, 36)
+    truth = _Picture(picture)
+    assert [s for s, t in truth.tiles.items() if t.marker_visible] == ["S43"]
+    outlines: list[float] = []
+    decide = recognize_module.decide
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        outlines.append(args[3].outline)
+        return decide(*args, **kwargs)
+
+    monkeypatch.setattr(recognize_module, "decide", spy)
+    cells = turned_by_players(picture.cells, "turns 36 17")  # type: ignore[arg-type]
+    found = recognize(picture.image, expected=tuple(truth.tiles), cells=cells)
+    assert truth.misread(found.scan) == []
+    assert outlines and min(outlines) >= 33.0
+    tile = found.scan.tile("S43")
+    assert tile is not None
+    shown = [r for r in tile.slots if r.slot not in truth.tiles["S43"].occluded]
+    assert (sum(r.known for r in shown), len(shown)) == (10, 10)
+
+
 def _read_unknown_with_its_prior(board: Board, sector: str, slot: str) -> None:
     """Issue 18's benchmark picture ``board``, read with the prior the camera would hold (its
     own reading of the same table just before, nothing over it): ``sector``'s ``slot`` is

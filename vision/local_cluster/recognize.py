@@ -113,13 +113,16 @@ token's colour is read (a unit's body is then a few pixels across, all of them n
 issue 18's benchmark read a yellow destroyer white at 0.37 px/mm, in warm JPEG 60)."""
 OUTLINES_LEAST = 3
 """At least this many slots that look empty and clear give the board's outline contrast
-(``slots.References.outline``; without it no slot reads empty): counted on the tiles found
-by their own marker, or, where those show fewer (hands over every marker but one, and that
-tile's slots full), on every tile read. (Issue 18's pictures drawn apart, seeds 32-43 from
-1 px/mm with the map: in 9 of 512 pictures the tiles found by their marker showed 0-2, and
-every slot of the picture that could read empty was unknown; counted on every tile read, 4
-of them show 3 or more, and 29,230 visible slots right became 29,243, on the held-out seeds
-0-31 from 0.95 px/mm 90,209 became 90,269, none wrong on either.)"""
+(``slots.References.outline``; without it no slot reads empty), counted on the tiles found
+by their own marker. Where those show one or two (hands over every marker but one, and that
+tile's slots full), they are counted on every tile read, and the median taken is never
+below theirs: a face read at a way it is then refused shows no outline where it looks for
+one (issue 18's pictures drawn apart, seed 36 picture 17: S43's one empty claim 33.3, two
+mineral slots of a face then refused 9.8 and 7.8; seed 40 picture 31: 0.0 and -3.6 on a
+face refused). On seeds 32-43 from 1 px/mm with the map, 9 of 512 pictures showed 0-2 on
+the tiles found by their marker; 4 show 3 or more on every tile, and 29,230 visible slots
+right became 29,243; on the held-out seeds 0-31 from 0.95 px/mm, 90,209 became 90,261.
+None wrong on either.)"""
 MINERAL_OUTLINES = 12
 """At least this many mineral slots that look empty give the minerals' own outline contrast."""
 USABLE_PX_PER_MM = 0.53
@@ -1642,12 +1645,15 @@ def read_tiles(
     lit = light({v: (layouts[v], linear, taken) for v, (_, linear, taken) in groups.items()}, refs)
     measured = measure(layouts, lit, refs, by_marker)
     found = outline_contrasts(measured)
-    if len(found) < OUTLINES_LEAST:
-        found = outline_contrasts(measured, everywhere=True)
+    outline = float(median(found)) if len(found) >= OUTLINES_LEAST else 0.0
+    if 0 < len(found) < OUTLINES_LEAST:
+        everywhere = outline_contrasts(measured, everywhere=True)
+        if len(everywhere) >= OUTLINES_LEAST:
+            outline = max(float(median(everywhere)), float(median(found)))
     minerals = outline_contrasts(measured, "mineral")
     refs = dataclasses.replace(
         refs,
-        outline=float(median(found)) if len(found) >= OUTLINES_LEAST else 0.0,
+        outline=outline,
         mineral_outline=float(median(minerals)) if len(minerals) >= MINERAL_OUTLINES else 0.0,
     )
     readings = decide(
