@@ -864,6 +864,28 @@ def test_a_hidden_tile_under_a_pale_arm_is_read_slot_by_slot_not_called_glared()
 
 
 @pytest.mark.slow
+def test_a_tile_found_by_its_marker_under_glare_borrows_its_light_and_is_read_slot_by_slot() -> (
+    None
+):
+    """Issue 18's pictures drawn apart, seed 40 picture 22 (1.10 px/mm): a highlight over the
+    whole of S33, its marker found. Glare over its field lies over its white square too, and
+    S33 read "glare over the tile", none of its ten visible slots read. While other tiles'
+    squares show, it is read as a tile whose square is hidden (``GLARE_TILE_MOST``): its
+    light borrowed from theirs, each slot judged by the glare it gets. Nine of its ten
+    visible slots are then right, and nothing in the picture reads wrong."""
+    picture = drawn_apart(22, 40)
+    truth = _Picture(picture)
+    assert truth.tiles["S33"].marker_visible
+    found = recognize(picture.image, expected=tuple(truth.tiles))
+    assert truth.misread(found.scan) == []
+    assert not any(note.startswith("S33: glare over the tile") for note in found.scan.notes)
+    tile = found.scan.tile("S33")
+    assert tile is not None
+    shown = [r for r in tile.slots if r.slot not in truth.tiles["S33"].occluded]
+    assert (sum(r.known for r in shown), len(shown)) == (9, 10)
+
+
+@pytest.mark.slow
 def test_too_few_clear_empty_outlines_on_marker_found_tiles_are_counted_on_every_tile() -> None:
     """Issue 18's pictures drawn apart, seed 40 picture 31 (1.27 px/mm): a sleeved hand over
     S10 and S39, only S43's marker showing, and S43 shows two slots that look empty and

@@ -162,7 +162,15 @@ slot it reaches unknown. (Issue 18's pictures drawn apart, seeds 32-43 from 1 px
 the map: 35/7's S10, under an arm, its field's tenth percentile 0.82 of its borrowed light
 above the print, and 41/50's S44 read "glare over the tile" with 15 visible slots between
 them; judged slot by slot, 13 more right there, 27 more on the held-out seeds 0-31, and
-none wrong on either.)"""
+none wrong on either.)
+
+Nor is a tile found by its own marker, while any tile's white square is left to borrow
+from: glare over its whole field lies over its white square too, and the light that square
+shows is not the tile's. It is read as a tile whose square is hidden: its light borrowed,
+its slots judged one by one, and the board's bare tile, limits and noise measured without
+it. (Seeds 32-43: 40/22's S33, under a highlight at 1.10 px/mm, read "glare over the tile"
+with 10 visible slots; read so, 9 of them right, and 29,243 visible slots right became
+29,255. Held out, 90,261 became 90,298, one fewer in 8/22. None wrong on either.)"""
 GLARE_COLOUR_LEAST, GLARE_COLOUR_PLAIN = 1.0, 0.25
 """The glare's colour (:func:`_glare_colour`) is read on the tiles a highlight lifts by at
 least the first times their bare print's luminance beyond what every tile shows, against the
@@ -1501,6 +1509,14 @@ def read_tiles(
     # printed on paper white).
     calibration = 1.0 if by_squares else card_strip / max(float(median(card_keep)), 1e-3)
     levels = strips / np.maximum(calibration * _kept(half, sigma / _scales(hs)), 1e-6)
+    # Glare over a whole tile found by its marker spoils its white square's light as well:
+    # it is read as a tile whose square is hidden is (GLARE_TILE_MOST), while any tile's
+    # square is left to borrow from.
+    spoiled = ~hidden & (
+        (backgrounds - tile_luminance * levels) / np.maximum(levels, 1e-6) > GLARE_TILE_MOST
+    )
+    if spoiled.any() and not (hidden | spoiled).all():
+        hidden |= spoiled
     if hidden.any() and not hidden.all():
         # A tile placed from the prior has its white square hidden: its light is that of
         # the nearest tiles whose squares show (the picture's light changes slowly).
