@@ -857,10 +857,7 @@ def test_a_hidden_tile_under_a_pale_arm_is_read_slot_by_slot_not_called_glared()
     found = recognize(picture.image, expected=tuple(truth.tiles), cells=cells)
     assert truth.misread(found.scan) == []
     assert not any(note.startswith("S10: glare over the tile") for note in found.scan.notes)
-    tile = found.scan.tile("S10")
-    assert tile is not None
-    shown = [r for r in tile.slots if r.slot not in truth.tiles["S10"].occluded]
-    assert (sum(r.known for r in shown), len(shown)) == (7, 8)
+    assert _shown_known(found, truth, "S10") == (7, 8)
 
 
 @pytest.mark.slow
@@ -879,10 +876,7 @@ def test_a_tile_found_by_its_marker_under_glare_borrows_its_light_and_is_read_sl
     found = recognize(picture.image, expected=tuple(truth.tiles))
     assert truth.misread(found.scan) == []
     assert not any(note.startswith("S33: glare over the tile") for note in found.scan.notes)
-    tile = found.scan.tile("S33")
-    assert tile is not None
-    shown = [r for r in tile.slots if r.slot not in truth.tiles["S33"].occluded]
-    assert (sum(r.known for r in shown), len(shown)) == (9, 10)
+    assert _shown_known(found, truth, "S33") == (9, 10)
 
 
 @pytest.mark.slow
@@ -930,10 +924,15 @@ def test_faces_refused_do_not_lower_the_outline_contrast_tiles_found_by_their_ma
     found = recognize(picture.image, expected=tuple(truth.tiles), cells=cells)
     assert truth.misread(found.scan) == []
     assert outlines and min(outlines) >= 33.0
-    tile = found.scan.tile("S43")
+    assert _shown_known(found, truth, "S43") == (10, 10)
+
+
+def _shown_known(found: Recognition, truth: _Picture, sector: str) -> tuple[int, int]:
+    """How many of ``sector``'s slots no hand or glare hides ``found`` reads, of how many."""
+    tile = found.scan.tile(sector)
     assert tile is not None
-    shown = [r for r in tile.slots if r.slot not in truth.tiles["S43"].occluded]
-    assert (sum(r.known for r in shown), len(shown)) == (10, 10)
+    shown = [r for r in tile.slots if r.slot not in truth.tiles[sector].occluded]
+    return sum(r.known for r in shown), len(shown)
 
 
 def _read_unknown_with_its_prior(board: Board, sector: str, slot: str) -> None:
