@@ -1509,12 +1509,19 @@ def read_tiles(
     # printed on paper white).
     calibration = 1.0 if by_squares else card_strip / max(float(median(card_keep)), 1e-3)
     levels = strips / np.maximum(calibration * _kept(half, sigma / _scales(hs)), 1e-6)
+
+    def glared_over(field: npt.NDArray[np.floating[Any]]) -> npt.NDArray[np.bool_]:
+        """Whether each tile's bare ``field`` shows glare beyond GLARE_TILE_MOST of its
+        light (``levels``, as they stand when asked)."""
+        out: npt.NDArray[np.bool_] = (field - tile_luminance * levels) / np.maximum(
+            levels, 1e-6
+        ) > GLARE_TILE_MOST
+        return out
+
     # Glare over a whole tile found by its marker spoils its white square's light as well:
     # it is read as a tile whose square is hidden is (GLARE_TILE_MOST), while any tile's
     # square is left to borrow from.
-    spoiled = ~hidden & (
-        (backgrounds - tile_luminance * levels) / np.maximum(levels, 1e-6) > GLARE_TILE_MOST
-    )
+    spoiled = ~hidden & glared_over(backgrounds)
     if spoiled.any() and not (hidden | spoiled).all():
         hidden |= spoiled
     if hidden.any() and not hidden.all():
@@ -1531,7 +1538,7 @@ def read_tiles(
     # for them the field's low percentile tells the glare taken off the tile whole (each slot
     # still refuses its own).
     field = np.where(hidden, lows, backgrounds)
-    over = (field - tile_luminance * levels) / np.maximum(levels, 1e-6) > GLARE_TILE_MOST
+    over = glared_over(field)
     lift = np.maximum(lows - tile_luminance * levels, 0).astype(np.float32)
     # ...but a pale arm over nine tenths of a hidden tile's field reads as light as glare,
     # and its light is borrowed: such a tile is judged slot by slot, nothing taken off it
