@@ -843,6 +843,28 @@ def test_glare_varying_across_a_dark_tile_is_taken_off_where_it_falls(small: Sta
 
 
 @pytest.mark.slow
+def test_a_face_on_its_map_cell_with_no_edge_line_showing_is_placed_by_its_outlines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's pictures drawn apart, seed 41 picture 7 (1.12 px/mm), read with the game's
+    map: a hand over S20 and its marker, and over its edge line on every side. The map names
+    the face on S20's cell, and its slot outlines show where the fitted pose puts them
+    (``CARRIED_EMPTIES`` empty, one not a strike craft's): placed, its three visible slots
+    read right and nothing in the picture wrong. Asked for its edge line as before, it is not
+    placed."""
+    picture = drawn_apart(7, 41)
+    truth = _Picture(picture)
+    assert not truth.tiles["S20"].marker_visible
+    cells = turned_by_players(picture.cells, "turns 41 7")  # type: ignore[arg-type]
+    found = recognize(picture.image, expected=tuple(truth.tiles), cells=cells)
+    assert truth.misread(found.scan) == []
+    assert _shown_known(found, truth, "S20") == (3, 3)
+    monkeypatch.setattr(recognize_module, "_outlines_show", lambda *_, **__: False)
+    again = recognize(picture.image, expected=tuple(truth.tiles), cells=cells)
+    assert "S20" not in again.scan.sectors
+
+
+@pytest.mark.slow
 def test_a_hidden_tile_under_a_pale_arm_is_read_slot_by_slot_not_called_glared() -> None:
     """Issue 18's pictures drawn apart, seed 35 picture 7 (1.01 px/mm), read with the game's
     map: a pale arm over S10, its marker and nine tenths of its bare field hidden (the

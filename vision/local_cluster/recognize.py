@@ -1080,11 +1080,19 @@ def _face_right(
     which way, the edge line that the pose is right within about a millimetre, and a slot
     of a tile placed so reads a token less than 0.75 surely only with its surround clear.
     (Issue 18's benchmark, 2026-12-01: two slots read, or one of them empty, gave 8 and 15
-    fewer right on seed 2026; none wrong either way.)"""
+    fewer right on seed 2026; none wrong either way.) Where no side shows its edge line (a
+    hand over the tile's sides), its slot outlines must show where the pose puts them
+    (:func:`_outlines_show`: ``CARRIED_EMPTIES`` slots read empty, one not a strike craft's):
+    the face was fitted within ``face_fit.REACH_MM`` and a little more of the map's cell, and
+    no outline but a strike craft's repeats nearer than 18 mm. (Issue 18's pictures drawn
+    apart, seed 41 picture 7, 1.12 px/mm: S20 under a hand, on its map cell, its edge line
+    hidden on every side, five slots read.)"""
     turned = _surely_empty(slots, lambda name: not name.startswith("craft"))
     read = sum(s.known for s in slots)
     empty = sum(s.state is SlotState.EMPTY for s in slots)
     if on_map:
+        if edges is tile_edges.Shown.NONE:
+            return _outlines_show(slots)
         return edges in (tile_edges.Shown.ALL, tile_edges.Shown.ACROSS) and read >= 1
     return (
         edges in (tile_edges.Shown.ALL, tile_edges.Shown.ACROSS)
