@@ -1084,9 +1084,9 @@ def _face_right(
     hand over the tile's sides), its slot outlines must show where the pose puts them
     (:func:`_outlines_show`: ``CARRIED_EMPTIES`` slots read empty, one not a strike craft's):
     the face was fitted within ``face_fit.REACH_MM`` and a little more of the map's cell, and
-    no outline but a strike craft's repeats nearer than 18 mm. (Issue 18's pictures drawn
-    apart, seed 41 picture 7, 1.12 px/mm: S20 under a hand, on its map cell, its edge line
-    hidden on every side, five slots read.)"""
+    no slot's outline repeats nearer than 18 mm (the strike craft's lie 18-20 mm apart, the
+    minerals' 20). (Issue 18's pictures drawn apart, seed 41 picture 7, 1.12 px/mm: S20
+    under a hand, on its map cell, its edge line hidden on every side, five slots read.)"""
     turned = _surely_empty(slots, lambda name: not name.startswith("craft"))
     read = sum(s.known for s in slots)
     empty = sum(s.state is SlotState.EMPTY for s in slots)
