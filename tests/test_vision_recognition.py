@@ -2310,6 +2310,28 @@ def test_against_printed_colours_a_token_must_lie_nearer_them(
     assert _read(rendered, sector, slot) == read_as
 
 
+@pytest.mark.slow
+def test_against_printed_colours_an_empty_strike_craft_plainly_nearer_bare_tile_is_empty(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's pictures drawn apart, seed 33 picture 16 (1.03 px/mm): the card's tile
+    swatch reads 37 from the tiles, so its colours are refused and tokens are read against
+    the kit's printed ones. Sixteen empty strike craft, whose small bodies take in their
+    outlines' blur, lay 17-22 from bare tile and 34-38 from every print: not
+    ``PRINTED_BARE`` from every print, unknown (44 of the 60 visible slots read). Plainly
+    nearer bare tile than any print (``slots.PRINTED_CRAFT_BARE``, ``PRINTED_CRAFT_MARGIN``),
+    fifteen of them read empty: 59 read, nothing wrong."""
+    picture = drawn_apart(16, 33)
+    truth = _Picture(picture)
+    found = recognize(picture.image, expected=tuple(truth.tiles))
+    assert any("its colours cannot be used" in note for note in found.notes)
+    assert truth.misread(found.scan) == []
+    assert sum(_shown_known(found, truth, sector)[0] for sector in truth.tiles) == 59
+    monkeypatch.setattr(slots, "PRINTED_CRAFT_BARE", slots.PRINTED_BARE)
+    again = recognize(picture.image, expected=tuple(truth.tiles))
+    assert sum(_shown_known(again, truth, sector)[0] for sector in truth.tiles) == 44
+
+
 @pytest.mark.parametrize(
     ("seed", "index", "read_as"),
     [
