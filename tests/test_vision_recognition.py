@@ -865,6 +865,27 @@ def test_a_face_on_its_map_cell_with_no_edge_line_showing_is_placed_by_its_outli
 
 
 @pytest.mark.slow
+def test_a_face_on_its_map_cell_with_no_edge_line_showing_is_placed_by_three_sure_tokens(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's pictures drawn apart, seed 36 picture 7 (1.15 px/mm), read with the game's
+    map: a hand and glare over S26, its marker not found, its edge line hidden. The map
+    names the face on S26's cell; one outline reads empty, not three, but three minerals
+    read a token at least ``MAP_TOKEN_SURE`` surely: placed, seven of its ten visible slots
+    read right and nothing in the picture wrong. Without the sure tokens, it is not
+    placed."""
+    picture = drawn_apart(7, 36)
+    truth = _Picture(picture)
+    cells = turned_by_players(picture.cells, "turns 36 7")  # type: ignore[arg-type]
+    found = recognize(picture.image, expected=tuple(truth.tiles), cells=cells)
+    assert truth.misread(found.scan) == []
+    assert _shown_known(found, truth, "S26") == (7, 10)
+    monkeypatch.setattr(recognize_module, "MAP_TOKENS", 99)
+    again = recognize(picture.image, expected=tuple(truth.tiles), cells=cells)
+    assert "S26" not in again.scan.sectors
+
+
+@pytest.mark.slow
 def test_a_hidden_tile_under_a_pale_arm_is_read_slot_by_slot_not_called_glared() -> None:
     """Issue 18's pictures drawn apart, seed 35 picture 7 (1.01 px/mm), read with the game's
     map: a pale arm over S10, its marker and nine tenths of its bare field hidden (the

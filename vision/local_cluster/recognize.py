@@ -262,6 +262,18 @@ off, its claim and unit read and one mineral's outline read empty at 0.56, sidew
 empty outlines, or a fourth slot read, 132 right and none wrong. On the pictures drawn
 apart from the recognizer, 12 more right and none wrong (picture 28: S16 under an arm, its
 unit read empty, three strike craft read)."""
+MAP_TOKENS = 3
+MAP_TOKEN_SURE = 0.85
+"""A face the game's map names on its cell with no side of its edge line showing
+(:func:`_face_right`) is placed when this many of its slots read a token at least
+``MAP_TOKEN_SURE`` surely, as when its outlines show: the face was fitted within
+``face_fit.REACH_MM`` of the cell, nearer than any slot repeats, and three tokens lie
+where its pose puts slots. (Issue 18's pictures drawn apart, seed 36 picture 7, 1.15
+px/mm: S26 under a hand and glare, three minerals read at 0.98-1.0 and three yellow strike
+craft at 0.63-0.81, one mineral's outline empty, all right. Seeds 32-43 from 1 px/mm, with
+the map: 12 more visible slots right; held-out seeds 0-31, 28; none wrong. Seed 40's
+picture 40 holds a face on its cell whose blue strike craft, under a hand, read empty at
+0.66, with no token read: not placed.)"""
 SAME_PLACE_MM = 4.0
 SAME_PLACE_DEG = 3.0
 """A tile whose marker the grid found (``grid_rescue``) within this of where the prior
@@ -1086,13 +1098,15 @@ def _face_right(
     the face was fitted within ``face_fit.REACH_MM`` and a little more of the map's cell, and
     no slot's outline repeats nearer than 18 mm (the strike craft's lie 18-20 mm apart, the
     minerals' 20). (Issue 18's pictures drawn apart, seed 41 picture 7, 1.12 px/mm: S20
-    under a hand, on its map cell, its edge line hidden on every side, five slots read.)"""
+    under a hand, on its map cell, its edge line hidden on every side, five slots read.) Or
+    :data:`MAP_TOKENS` of its slots read a token surely."""
     turned = _surely_empty(slots, lambda name: not name.startswith("craft"))
     read = sum(s.known for s in slots)
     empty = sum(s.state is SlotState.EMPTY for s in slots)
     if on_map:
         if edges is tile_edges.Shown.NONE:
-            return _outlines_show(slots)
+            sure = sum(s.state is SlotState.TOKEN and s.confidence >= MAP_TOKEN_SURE for s in slots)
+            return _outlines_show(slots) or sure >= MAP_TOKENS
         return edges in (tile_edges.Shown.ALL, tile_edges.Shown.ACROSS) and read >= 1
     return (
         edges in (tile_edges.Shown.ALL, tile_edges.Shown.ACROSS)
