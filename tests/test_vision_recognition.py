@@ -18,7 +18,7 @@ from vision_pictures import benchmark_picture, drawn_apart, render
 
 from benchmarks.vision import Board, boards, clear_prior, turned_by_players, without_craft
 from benchmarks.vision_kit_renders import _Picture
-from companion.local_cluster.atoms import Colour, UnitType
+from companion.local_cluster.atoms import Colour, SectorId, UnitType
 from companion.local_cluster.board_scan import SlotReading, SlotState
 from companion.local_cluster.state import Craft, State
 from vision.errors import CardNotFound
@@ -2351,6 +2351,29 @@ def test_against_printed_colours_an_empty_strike_craft_plainly_nearer_bare_tile_
     monkeypatch.setattr(slots, "PRINTED_CRAFT_BARE", slots.PRINTED_BARE)
     again = recognize(picture.image, expected=tuple(truth.tiles))
     assert sum(_shown_known(again, truth, sector)[0] for sector in truth.tiles) == 44
+
+
+def test_against_printed_colours_a_token_far_nearer_its_print_than_any_other_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's pictures drawn apart, seed 40 picture 26 (1.13 px/mm): glare on the card,
+    so tokens are read against the kit's printed colours. S1's yellow strike craft beside a
+    hand lie beyond ``PRINTED_FAR`` from yellow's print but 46 nearer it than any other
+    colour (``slots.PRINTED_FAR_CLEAR``, ``PRINTED_FAR_CLEAR_MARGIN``): three read yellow,
+    and nothing in the picture reads wrong. Held to ``PRINTED_FAR``, all unknown."""
+    picture = drawn_apart(26, 40)
+    truth = _Picture(picture)
+    found = recognize(picture.image, expected=tuple(truth.tiles))
+    assert any("its colours cannot be used" in note for note in found.notes)
+    assert truth.misread(found.scan) == []
+    tile = found.scan.tile(SectorId("S1"))
+    assert tile is not None
+    yellow = [s.slot for s in tile.slots if s.slot.startswith("craft") and s.describe() == "yellow"]
+    assert len(yellow) == 3
+    monkeypatch.setattr(slots, "PRINTED_FAR_CLEAR", slots.PRINTED_FAR)
+    again = recognize(picture.image, expected=tuple(truth.tiles)).scan.tile(SectorId("S1"))
+    assert again is not None
+    assert all(not s.known for s in again.slots if s.slot in yellow)
 
 
 @pytest.mark.parametrize(

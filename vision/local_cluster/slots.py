@@ -322,6 +322,20 @@ craft) is still unknown. Not asked of a unit: under a daylight lamp, ``lamps`` 5
 32-43 from 1 px/mm, with the map: 30 more visible slots right, held-out seeds 0-31 49; with
 every picture's card colours refused there, on our renderer's five sets, ``lamps`` 59 and
 ``warm`` 17 with dark strike craft: no visible slot wrong.)"""
+PRINTED_FAR_CLEAR = 26.0
+PRINTED_FAR_CLEAR_MARGIN = 40.0
+"""...(see ``PRINTED_FAR``): a token's body up to ``PRINTED_FAR_CLEAR`` from its print is
+still read when it lies at least ``PRINTED_FAR_CLEAR_MARGIN`` nearer that print than any
+other colour, bare tile's included: plainly that colour, moved off its print by the light
+alone. The tinted light that moves a colour onto another's print (``lamps`` 59 picture 31:
+green units 20.6-21.3 from aqua's print) leaves it 27-30 nearer that print than any other,
+so the margin is asked of a colour far from every other. (Issue 18's pictures drawn apart,
+seed 40 picture 26, the card refused for glare: three yellow strike craft on S1 beside a
+hand, 23 from yellow's print and 46 nearer it than any other colour, unknown; read now.
+With every card's colours refused, of the 9,838 visible tokens of seeds 32-43 from 1 px/mm
+none whose body lay nearest another colour's print, beyond ``PRINTED_FAR``, lay more than
+12.3 nearer it than the next. Seeds 32-43 with the map, 10 more visible slots right; the
+held-out seeds 0-31, 44; none wrong, nor with every card's colours refused.)"""
 TINT_MARGIN = MARGIN / 2
 TINT_FAR = 1.15 * FAR
 """A token's colour is read with the light around its slot taken off alike in every
@@ -1536,13 +1550,15 @@ def _decide_kind(
             & (_off_mix(m.colour, refs.table()[m.nearest], refs.tile) <= SMEARED_OFF)
             & (m.d1 <= (SMEARED_FAR_COARSE if refs.coarse else FAR))
         )
+        if refs.printed:
+            reach = np.where(gap >= PRINTED_FAR_CLEAR_MARGIN, PRINTED_FAR_CLEAR, PRINTED_FAR)
         token = (
             usable
             & ~looks_empty(m.hue, m.lightness, TOKEN_STEP)
             & refs.colours
             & (m.nearest != TILE)
             & ((m.nearest != WHITE) | (m.colour[..., 1] - white[1] <= WHITE_REDDER))
-            & (m.d1 <= (PRINTED_FAR if refs.printed else reach))
+            & (m.d1 <= reach)
             & (gap >= MARGIN)
             & ~_near_unsure(m, refs)
             & (np.abs(m.colour[..., 0] - refs.table()[m.nearest][..., 0]) <= LIGHTNESS_FAR)
