@@ -2360,7 +2360,7 @@ def test_against_printed_colours_a_token_far_nearer_its_print_than_any_other_is_
     so tokens are read against the kit's printed colours. S1's yellow strike craft beside a
     hand lie beyond ``PRINTED_FAR`` from yellow's print but 46 nearer it than any other
     colour (``slots.PRINTED_FAR_CLEAR``, ``PRINTED_FAR_CLEAR_MARGIN``): three read yellow,
-    and nothing in the picture reads wrong. Held to ``PRINTED_FAR``, all unknown."""
+    and nothing in the picture reads wrong. Held to ``PRINTED_FAR``, those three are unknown."""
     picture = drawn_apart(26, 40)
     truth = _Picture(picture)
     found = recognize(picture.image, expected=tuple(truth.tiles))

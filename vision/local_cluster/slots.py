@@ -1550,15 +1550,18 @@ def _decide_kind(
             & (_off_mix(m.colour, refs.table()[m.nearest], refs.tile) <= SMEARED_OFF)
             & (m.d1 <= (SMEARED_FAR_COARSE if refs.coarse else FAR))
         )
-        if refs.printed:
-            reach = np.where(gap >= PRINTED_FAR_CLEAR_MARGIN, PRINTED_FAR_CLEAR, PRINTED_FAR)
+        token_reach = (
+            np.where(gap >= PRINTED_FAR_CLEAR_MARGIN, PRINTED_FAR_CLEAR, PRINTED_FAR)
+            if refs.printed
+            else reach
+        )
         token = (
             usable
             & ~looks_empty(m.hue, m.lightness, TOKEN_STEP)
             & refs.colours
             & (m.nearest != TILE)
             & ((m.nearest != WHITE) | (m.colour[..., 1] - white[1] <= WHITE_REDDER))
-            & (m.d1 <= reach)
+            & (m.d1 <= token_reach)
             & (gap >= MARGIN)
             & ~_near_unsure(m, refs)
             & (np.abs(m.colour[..., 0] - refs.table()[m.nearest][..., 0]) <= LIGHTNESS_FAR)
