@@ -2376,6 +2376,31 @@ def test_against_printed_colours_a_token_far_nearer_its_print_than_any_other_is_
     assert all(not s.known for s in again.slots if s.slot in yellow)
 
 
+def test_against_printed_colours_a_token_near_a_read_token_of_its_colour_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's pictures drawn apart, seed 37 picture 20 (2.14 px/mm): a second lamp over
+    the card, whose colours are refused, so tokens are read against the kit's printed
+    colours. S16's blue strike craft lie 18-21 from blue's print, beyond ``PRINTED_FAR``,
+    but one of them lies within it, and four lie within ``slots.PRINTED_ANCHOR`` of a token
+    read blue, nearer it than any token read as another colour: the picture shows what blue
+    looks like in its light. Those four read blue, and nothing in the picture reads wrong;
+    with no such reach, they are unknown."""
+    picture = drawn_apart(20, 37)
+    truth = _Picture(picture)
+    found = recognize(picture.image, expected=tuple(truth.tiles))
+    assert any("its colours cannot be used" in note for note in found.notes)
+    assert truth.misread(found.scan) == []
+    tile = found.scan.tile(SectorId("S16"))
+    assert tile is not None
+    blue = [s.slot for s in tile.slots if s.slot.startswith("craft") and s.describe() == "blue"]
+    assert len(blue) == 5
+    monkeypatch.setattr(slots, "PRINTED_ANCHOR", 0.0)
+    again = recognize(picture.image, expected=tuple(truth.tiles)).scan.tile(SectorId("S16"))
+    assert again is not None
+    assert [s.slot for s in again.slots if s.describe() == "blue"] == ["craft2"]
+
+
 @pytest.mark.parametrize(
     ("seed", "index", "read_as"),
     [

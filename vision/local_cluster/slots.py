@@ -336,6 +336,19 @@ With every card's colours refused, of the 9,838 visible tokens of seeds 32-43 fr
 none whose body lay nearest another colour's print, beyond ``PRINTED_FAR``, lay more than
 12.3 nearer it than the next. Seeds 32-43 with the map, 10 more visible slots right; the
 held-out seeds 0-31, 44; none wrong, nor with every card's colours refused.)"""
+PRINTED_ANCHORED_FAR = 28.0
+PRINTED_ANCHOR = 10.0
+"""...(see ``PRINTED_FAR``): a token's body up to ``PRINTED_ANCHORED_FAR`` from its print is
+still read when, of the tokens the picture reads within reach of their print, the one whose
+body lies nearest it is of that colour and lies within ``PRINTED_ANCHOR`` of it: the
+picture itself shows what that colour looks like in its light (a printer's drift, a lamp
+the card would have shown). A tinted light that moves a colour onto another's print
+(``lamps`` 59 picture 31) moves that colour's own tokens off it too. (Issue 18's pictures
+drawn apart, seed 37 picture 20, a second lamp over the card: S16's blue strike craft
+18-21 from blue's print, one within ``PRINTED_FAR`` and four within 5 of a token read
+blue, unknown; read now. Seeds 32-43 from 1 px/mm, 9 more visible slots right with the map and
+alone; with every card's colours refused, 42 more; none wrong, nor on our renderer's sets
+with their cards' colours refused, ``lamps`` 59 among them.)"""
 TINT_MARGIN = MARGIN / 2
 TINT_FAR = 1.15 * FAR
 """A token's colour is read with the light around its slot taken off alike in every
@@ -1355,11 +1368,12 @@ def decide(
         for v in lit:
             part = _hider(layouts[v], lit[v], refs, hidden[v], measured[0].limits)
             hiders[starts[v] : starts[v] + len(part), : part.shape[1]] = part
+    kinds: list[_Decided] = []
     for m in measured:
         kind = m.kind
         positions = list(kind.positions)
         glare = np.concatenate([lit[v].glare[:, positions] for v in lit])
-        states, colours, units, sure = _decide_kind(m, glare, refs, hidden_tiles, hiders)
+        states, colours, units, sure, far = _decide_kind(m, glare, refs, hidden_tiles, hiders)
         # Each colour read, read again with the light around its slot taken off channel by
         # channel (TINT_MARGIN): one that does not hold is unknown.
         read = np.nonzero(np.asarray(colours) >= 0)
@@ -1382,19 +1396,52 @@ def decide(
                 )
                 for i, s in zip(tiles[wrong], slots[wrong], strict=True):
                     states[i][s], colours[i][s], units[i][s], sure[i][s] = 0, -1, -1, 0.0
+        kinds.append((m, states, colours, units, sure, far))
+    _anchored(kinds)
+    for m, states, colours, units, sure, _ in kinds:
+        positions = list(m.kind.positions)
         for v in lit:
             for t, row in enumerate(rows[v]):
                 i = starts[v] + t
                 for s, position in enumerate(positions):
                     colour, unit = colours[i][s], units[i][s]
                     row[position] = SlotReading(
-                        kind.names[s],
+                        m.kind.names[s],
                         _STATES[states[i][s]],
                         None if colour < 0 else _COLOURS[colour],
                         None if unit < 0 else _UNITS[unit],
                         sure[i][s],
                     )
     return {v: [[r for r in row if r is not None] for row in rows[v]] for v in lit}
+
+
+_Decided = tuple[
+    "Measured", list[list[int]], list[list[int]], list[list[int]], list[list[float]], Bools
+]
+"""One kind's readings as :func:`_decide_kind` gives them: its measurements, then per slot
+the state, colour, unit and confidence, and which tokens only ``PRINTED_ANCHORED_FAR``
+reaches."""
+
+
+def _anchored(kinds: list[_Decided]) -> None:
+    """Each token read only by ``PRINTED_ANCHORED_FAR`` kept where the token read within
+    reach of its print whose body lies nearest it, of every kind and tile, is of its colour
+    and within ``PRINTED_ANCHOR`` of it; made unknown otherwise (in place)."""
+    bodies, names = [], []
+    for m, states, colours, _, _, far in kinds:
+        read = (np.asarray(states) == 2) & ~far
+        bodies.append(m.colour[read])
+        names.append(np.asarray(colours)[read])
+    anchors = np.concatenate(bodies) if bodies else np.zeros((0, 3), np.float32)
+    anchor_names = np.concatenate(names) if names else np.zeros(0, np.int64)
+    for m, states, colours, units, sure, far in kinds:
+        for t, s in zip(*np.nonzero(far & (np.asarray(states) == 2)), strict=True):
+            if len(anchors):
+                apart = np.linalg.norm(anchors - m.colour[t, s], axis=1)
+                nearest = int(np.argmin(apart))
+                if anchor_names[nearest] == colours[t][s] and apart[nearest] <= PRINTED_ANCHOR:
+                    continue
+            states[t][s], colours[t][s], units[t][s], sure[t][s] = 0, -1, -1, 0.0
 
 
 def _hider(
@@ -1419,11 +1466,11 @@ _GLYPH_CODES = {unit: _UNITS.index(unit) for unit in GLYPHS.values()}
 
 def _decide_kind(
     m: Measured, glare: Bools, refs: References, hidden: Bools, hider: Floats
-) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[list[float]]]:
+) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[list[float]], Bools]:
     """Per slot: state (0 unknown, 1 empty, 2 token), colour and unit indices (-1 none),
-    confidence; ``hidden`` marks the tiles whose marker does not show whole, and ``hider``
-    (T x N x 3) gives the colours of what hides it (:func:`_hider`; NaN where nothing
-    does)."""
+    confidence, and whether it is a token only ``PRINTED_ANCHORED_FAR`` reaches; ``hidden``
+    marks the tiles whose marker does not show whole, and ``hider`` (T x N x 3) gives the
+    colours of what hides it (:func:`_hider`; NaN where nothing does)."""
     # Its own colour blurred into a token's ring does not cover it (``covered_other``),
     # but no blur fills two-fifths of the ring: something the colour of its body lies there.
     covered = ((m.covered_other > COVERED_SHARE) & (m.covered_other_points >= m.covered_least)) | (
@@ -1459,6 +1506,7 @@ def _decide_kind(
     colour = np.full(m.covered.shape, -1, np.int64)
     unit = np.full(m.covered.shape, -1, np.int64)
     sure = np.zeros(m.covered.shape, np.float64)
+    far = np.zeros(m.covered.shape, bool)
     if m.kind.kind == "mineral":
         span = float(refs.swatches["mineral"][0] - refs.tile[0]) / refs.light_span
         where = m.lightness / max(span, 0.1)
@@ -1555,13 +1603,16 @@ def _decide_kind(
             if refs.printed
             else reach
         )
+        # ...or, against printed colours, further where the picture's own tokens of that
+        # colour lie near it (``PRINTED_ANCHORED_FAR``: :func:`decide` keeps such a token).
+        anchored_reach = np.maximum(token_reach, PRINTED_ANCHORED_FAR) if refs.printed else reach
         token = (
             usable
             & ~looks_empty(m.hue, m.lightness, TOKEN_STEP)
             & refs.colours
             & (m.nearest != TILE)
             & ((m.nearest != WHITE) | (m.colour[..., 1] - white[1] <= WHITE_REDDER))
-            & (m.d1 <= token_reach)
+            & (m.d1 <= anchored_reach)
             & (gap >= MARGIN)
             & ~_near_unsure(m, refs)
             & (np.abs(m.colour[..., 0] - refs.table()[m.nearest][..., 0]) <= LIGHTNESS_FAR)
@@ -1576,6 +1627,7 @@ def _decide_kind(
             token_sure = np.minimum(token_sure, glyph_sure)
             unit = np.where(token, kinds, -1)
         state[token] = 2
+        far = token & (m.d1 > token_reach)
         colour = np.where(token, m.nearest, -1)
         sure = np.where(token, token_sure, sure)
     sure = np.where(state > 0, np.clip(sure, 0.05, 1.0), 0.0)
@@ -1611,6 +1663,7 @@ def _decide_kind(
         cast(list[list[int]], colour.tolist()),
         cast(list[list[int]], unit.tolist()),
         cast(list[list[float]], sure.tolist()),
+        far,
     )
 
 
