@@ -2401,6 +2401,30 @@ def test_against_printed_colours_a_token_near_a_read_token_of_its_colour_is_read
     assert [s.slot for s in again.slots if s.describe() == "blue"] == ["craft2"]
 
 
+def test_on_a_hidden_tile_a_coloured_token_beside_a_hand_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's pictures drawn apart, seed 43 picture 11 (1.31 px/mm): a hand over S24's
+    marker. Its aqua strike craft3 and craft4 lie 2 from aqua's print and 37 nearer it than
+    any other colour, with a seventh of their surround foreign: a mineral so read would be
+    doubted (``slots.HIDDEN_SURROUND``), a coloured token is not
+    (``HIDDEN_SURROUND_KINDS``), and both read aqua, nothing in the picture wrong. Doubted
+    as a mineral is, both are unknown."""
+    picture = drawn_apart(11, 43)
+    truth = _Picture(picture)
+    found = recognize(picture.image, expected=tuple(truth.tiles))
+    assert not truth.tiles[SectorId("S24")].marker_visible
+    assert truth.misread(found.scan) == []
+    tile = found.scan.tile(SectorId("S24"))
+    assert tile is not None
+    aqua = {s.slot for s in tile.slots if s.describe() == "aqua"}
+    assert {"craft3", "craft4"} <= aqua
+    monkeypatch.setattr(slots, "HIDDEN_SURROUND_KINDS", ("mineral", "craft", "unit", "claim"))
+    again = recognize(picture.image, expected=tuple(truth.tiles)).scan.tile(SectorId("S24"))
+    assert again is not None
+    assert {s.slot for s in again.slots if s.describe() == "aqua"} == aqua - {"craft3", "craft4"}
+
+
 @pytest.mark.parametrize(
     ("seed", "index", "read_as"),
     [

@@ -192,6 +192,15 @@ tokens read right there below 0.75 have their surround clear, or a few of their 
 points foreign where the token lies off-centre. Every unsure token made unknown there, as
 before: 24 visible slots fewer right from 1 px/mm with the prior on seed 2026, 100 on nine
 sets, none wrong either way.)"""
+HIDDEN_SURROUND_KINDS = ("mineral",)
+"""...asked of a mineral token alone: its grey lies as near a pale hand as its swatch. A
+coloured token is asked instead whether its body lies as near what hides the marker as its
+swatch (``HIDING_LIKE``), and whether its colour runs on past its slot (``GUARD_SHARE``,
+``BEYOND_SHARE``): a hand beside it is no reason to doubt it (issue 18's pictures drawn
+apart, seed 43 picture 11: S24 under a hand, two aqua strike craft 1.6-2.1 from aqua's
+print and 37 nearer it than any other colour, a seventh of their surround foreign, unknown;
+read now. Seeds 32-43 from 1 px/mm, 15 more visible slots right with the map, 9 alone;
+with every card's colours refused, 13 and 9; none wrong.)"""
 
 # Empty -----------
 EMPTY_HUE = 11.0
@@ -1632,7 +1641,13 @@ def _decide_kind(
         sure = np.where(token, token_sure, sure)
     sure = np.where(state > 0, np.clip(sure, 0.05, 1.0), 0.0)
     # What hides a tile's marker may be what its slot reads (HIDDEN_SURROUND).
-    doubtful = hidden[:, None] & (state == 2) & (sure < HIDDEN_SURE) & (surround > HIDDEN_SURROUND)
+    doubtful = (
+        hidden[:, None]
+        & (state == 2)
+        & (sure < HIDDEN_SURE)
+        & (surround > HIDDEN_SURROUND)
+        & (m.kind.kind in HIDDEN_SURROUND_KINDS)
+    )
     # ...and a token's colour as near HIDING_LIKE of what hides the marker as its swatch.
     under = ~np.isnan(hider[:, :, 0])  # T x N: the points something lies over
     rows = np.nonzero((state == 2).any(axis=1) & under.any(axis=1))[0]
