@@ -16,6 +16,7 @@ import pytest
 from threadpoolctl import threadpool_info, threadpool_limits
 from vision_pictures import benchmark_picture, drawn_apart, render
 
+from benchmarks.local_cluster_kit_renders import LcRender
 from benchmarks.vision import Board, boards, clear_prior, turned_by_players, without_craft
 from benchmarks.vision_kit_renders import _Picture
 from companion.local_cluster.atoms import Colour, SectorId, UnitType
@@ -2331,6 +2332,17 @@ def test_against_printed_colours_a_token_must_lie_nearer_them(
     assert _read(rendered, sector, slot) == read_as
 
 
+def _read_by_print(index: int, seed: int) -> tuple[LcRender, _Picture, Recognition]:
+    """Issue 18's picture drawn apart ``index`` of ``seed``, read alone: its card's colours
+    refused, so tokens are read against the kit's printed colours, and nothing read wrong."""
+    picture = drawn_apart(index, seed)
+    truth = _Picture(picture)
+    found = recognize(picture.image, expected=tuple(truth.tiles))
+    assert any("its colours cannot be used" in note for note in found.notes)
+    assert truth.misread(found.scan) == []
+    return picture, truth, found
+
+
 @pytest.mark.slow
 def test_against_printed_colours_an_empty_strike_craft_plainly_nearer_bare_tile_is_empty(
     monkeypatch: pytest.MonkeyPatch,
@@ -2342,11 +2354,7 @@ def test_against_printed_colours_an_empty_strike_craft_plainly_nearer_bare_tile_
     ``PRINTED_BARE`` from every print, unknown (44 of the 60 visible slots read). Plainly
     nearer bare tile than any print (``slots.PRINTED_CRAFT_BARE``, ``PRINTED_CRAFT_MARGIN``),
     fifteen of them read empty: 59 read, nothing wrong."""
-    picture = drawn_apart(16, 33)
-    truth = _Picture(picture)
-    found = recognize(picture.image, expected=tuple(truth.tiles))
-    assert any("its colours cannot be used" in note for note in found.notes)
-    assert truth.misread(found.scan) == []
+    picture, truth, found = _read_by_print(16, 33)
     assert sum(_shown_known(found, truth, sector)[0] for sector in truth.tiles) == 59
     monkeypatch.setattr(slots, "PRINTED_CRAFT_BARE", slots.PRINTED_BARE)
     again = recognize(picture.image, expected=tuple(truth.tiles))
@@ -2361,11 +2369,7 @@ def test_against_printed_colours_a_token_far_nearer_its_print_than_any_other_is_
     hand lie beyond ``PRINTED_FAR`` from yellow's print but 46 nearer it than any other
     colour (``slots.PRINTED_FAR_CLEAR``, ``PRINTED_FAR_CLEAR_MARGIN``): three read yellow,
     and nothing in the picture reads wrong. Held to ``PRINTED_FAR``, those three are unknown."""
-    picture = drawn_apart(26, 40)
-    truth = _Picture(picture)
-    found = recognize(picture.image, expected=tuple(truth.tiles))
-    assert any("its colours cannot be used" in note for note in found.notes)
-    assert truth.misread(found.scan) == []
+    picture, truth, found = _read_by_print(26, 40)
     tile = found.scan.tile(SectorId("S1"))
     assert tile is not None
     yellow = [s.slot for s in tile.slots if s.slot.startswith("craft") and s.describe() == "yellow"]
@@ -2381,16 +2385,12 @@ def test_against_printed_colours_a_token_near_a_read_token_of_its_colour_is_read
 ) -> None:
     """Issue 18's pictures drawn apart, seed 37 picture 20 (2.14 px/mm): a second lamp over
     the card, whose colours are refused, so tokens are read against the kit's printed
-    colours. S16's blue strike craft lie 18-21 from blue's print, beyond ``PRINTED_FAR``,
-    but one of them lies within it, and four lie within ``slots.PRINTED_ANCHOR`` of a token
-    read blue, nearer it than any token read as another colour: the picture shows what blue
-    looks like in its light. Those four read blue, and nothing in the picture reads wrong;
-    with no such reach, they are unknown."""
-    picture = drawn_apart(20, 37)
-    truth = _Picture(picture)
-    found = recognize(picture.image, expected=tuple(truth.tiles))
-    assert any("its colours cannot be used" in note for note in found.notes)
-    assert truth.misread(found.scan) == []
+    colours. Of S16's blue strike craft one lies within ``PRINTED_FAR`` of blue's print, and
+    four lie 18-21 from it but within ``slots.PRINTED_ANCHOR`` of a token read blue, nearer
+    it than any token read as another colour: the picture shows what blue looks like in its
+    light. Those four read blue, and nothing in the picture reads wrong; with no such reach,
+    they are unknown."""
+    picture, truth, found = _read_by_print(20, 37)
     tile = found.scan.tile(SectorId("S16"))
     assert tile is not None
     blue = [s.slot for s in tile.slots if s.slot.startswith("craft") and s.describe() == "blue"]
