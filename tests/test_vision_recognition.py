@@ -782,7 +782,10 @@ def test_a_token_plainly_nearest_one_swatch_is_read_a_little_further_off_it(
     18, seed 1818 picture 4) lay 24.1 and 25.8 from their swatches, 19 and 34 nearer them
     than the next, and went unknown at ``FAR`` (24). A body up to ``FAR_CLEAR`` (28) off its
     swatch is read when it is ``FAR_CLEAR_MARGIN`` (18) nearer it than any other; one only
-    ``MARGIN`` nearer, or further than 28, stays unknown."""
+    ``MARGIN`` nearer, or further than 28, stays unknown. (The card's reading alone: the
+    picture's pink tokens lie near such a body, and the reading against the kit's printed
+    colours would read it pink, ``slots.PRINTED_ANCHOR``.)"""
+    monkeypatch.setattr(slots, "PRINTED_ANCHOR", 0.0)
     assert _read_with(small, monkeypatch, "craft", _off_pink(26.0, 20.0)) == {"pink"}
     assert _read_with(small, monkeypatch, "craft", _off_pink(26.0, 12.0)) == {"unknown"}
     assert _read_with(small, monkeypatch, "craft", _off_pink(29.0, 30.0)) == {"unknown"}
@@ -893,15 +896,16 @@ def test_a_hidden_tile_under_a_pale_arm_is_read_slot_by_slot_not_called_glared()
     field's tenth percentile 0.82 of its borrowed light above the print, as light as glare
     over the whole tile). Named by the map at its face, it read "glare over the tile",
     nothing read, and was not kept; judged slot by slot, as a tile whose square is hidden
-    is (``GLARE_TILE_MOST``), it is placed, seven of its eight visible slots read right,
-    and nothing in the picture reads wrong."""
+    is (``GLARE_TILE_MOST``), it is placed, all eight of its visible slots read right
+    (seven before a coloured token beside the arm was no longer doubted for it,
+    ``slots.HIDDEN_SURROUND_KINDS``), and nothing in the picture reads wrong."""
     picture = drawn_apart(7, 35)
     truth = _Picture(picture)
     cells = turned_by_players(picture.cells, "turns 35 7")  # type: ignore[arg-type]
     found = recognize(picture.image, expected=tuple(truth.tiles), cells=cells)
     assert truth.misread(found.scan) == []
     assert not any(note.startswith("S10: glare over the tile") for note in found.scan.notes)
-    assert _shown_known(found, truth, "S10") == (7, 8)
+    assert _shown_known(found, truth, "S10") == (8, 8)
 
 
 @pytest.mark.slow
@@ -1985,10 +1989,13 @@ def test_a_red_whose_yellow_jpeg_took_is_not_read_pink(monkeypatch: pytest.Monke
     dark strike craft (the dark-craft check, ``boards(dark=True)``): S44's red craft3 comes
     out of JPEG at b* -10 for the swatch's 36, nearest pink (22 from it) and spreading only
     10.6 across the line to bare tile. Its mean lies 21 off every mix of pink and tile, so
-    it is no pink token smeared into the tile: unknown. Without that limit it read pink at
-    0.47."""
+    it is no pink token smeared into the tile: the card leaves it unknown, and against the
+    kit's printed colours it reads red, a red token read in the picture lying near it
+    (``slots.PRINTED_ANCHOR``; unknown without). Without that limit it read pink at 0.47."""
     rendered = benchmark_picture(boards(16, seed=17, harsh="warm", dark=True)[15])[0]
     assert rendered.tiles["S44"].slots["craft3"].describe() == "red"
+    assert _read(rendered, "S44", "craft3") == "red"
+    monkeypatch.setattr(slots, "PRINTED_ANCHOR", 0.0)
     assert _read(rendered, "S44", "craft3") == "unknown"
     monkeypatch.setattr(slots, "SMEARED_OFF", 99.0)
     assert _read(rendered, "S44", "craft3") == "pink"
