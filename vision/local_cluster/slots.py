@@ -355,9 +355,9 @@ the card would have shown). A tinted light that moves a colour onto another's pr
 (``lamps`` 59 picture 31) moves that colour's own tokens off it too. (Issue 18's pictures
 drawn apart, seed 37 picture 20, a second lamp over the card: S16's blue strike craft
 18-21 from blue's print, one within ``PRINTED_FAR`` and four within 5 of a token read
-blue, unknown; read now. Seeds 32-43 from 1 px/mm, 9 more visible slots right with the map and
-alone; with every card's colours refused, 42 more; none wrong, nor on our renderer's sets
-with their cards' colours refused, ``lamps`` 59 among them.)"""
+blue, unknown; read now. Seeds 32-43 from 1 px/mm, 9 more visible slots right with the
+map and alone; with every card's colours refused, 42 more; none wrong, nor on our
+renderer's sets with their cards' colours refused, ``lamps`` 59 among them.)"""
 TINT_MARGIN = MARGIN / 2
 TINT_FAR = 1.15 * FAR
 """A token's colour is read with the light around its slot taken off alike in every
@@ -1425,7 +1425,7 @@ def decide(
 
 
 _Decided = tuple[
-    "Measured", list[list[int]], list[list[int]], list[list[int]], list[list[float]], Bools
+    Measured, list[list[int]], list[list[int]], list[list[int]], list[list[float]], Bools
 ]
 """One kind's readings as :func:`_decide_kind` gives them: its measurements, then per slot
 the state, colour, unit and confidence, and which tokens only ``PRINTED_ANCHORED_FAR``
@@ -1436,13 +1436,14 @@ def _anchored(kinds: list[_Decided]) -> None:
     """Each token read only by ``PRINTED_ANCHORED_FAR`` kept where the token read within
     reach of its print whose body lies nearest it, of every kind and tile, is of its colour
     and within ``PRINTED_ANCHOR`` of it; made unknown otherwise (in place)."""
+    if not any(far.any() for *_, far in kinds):
+        return  # the common case: no token read beyond its reach
     bodies, names = [], []
     for m, states, colours, _, _, far in kinds:
         read = (np.asarray(states) == 2) & ~far
         bodies.append(m.colour[read])
         names.append(np.asarray(colours)[read])
-    anchors = np.concatenate(bodies) if bodies else np.zeros((0, 3), np.float32)
-    anchor_names = np.concatenate(names) if names else np.zeros(0, np.int64)
+    anchors, anchor_names = np.concatenate(bodies), np.concatenate(names)
     for m, states, colours, units, sure, far in kinds:
         for t, s in zip(*np.nonzero(far & (np.asarray(states) == 2)), strict=True):
             if len(anchors):
