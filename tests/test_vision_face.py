@@ -10,7 +10,7 @@ import pytest
 from vision_pictures import benchmark_picture, drawn_apart
 
 from benchmarks.local_cluster_kit_renders import LcRender
-from benchmarks.vision import Board, boards
+from benchmarks.vision import Board, boards, turned_by_players
 from benchmarks.vision_kit_renders import _Picture
 from companion.local_cluster.atoms import Colour
 from companion.local_cluster.board_scan import SlotReading, SlotState
@@ -612,3 +612,45 @@ def test_one_mineral_shows_the_way_where_a_hand_covers_the_rest(
         "its marker is hidden; placed where a face like its own shows",
         (token_turn, "ONE_MINERAL_FIT", 1.01),
     )
+
+
+@pytest.mark.slow
+def test_a_free_cell_is_looked_at_along_the_grid_as_well_as_along_its_neighbours_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's pictures drawn apart, seed 40 picture 45 (1.36 px/mm), read alone: a hand
+    over S16 hides its marker whole, ten of its slots show. The free cell a pitch from its
+    neighbour along that neighbour's own turn lies 12.6 mm from its face, past the edge
+    line's reach (``face_fit.REACH_MM``); the same cell along the grid's turn (the found
+    tiles' turns averaged) lies 5.9 mm from it. Looked for from both, its edge line shows
+    more from the second (``face_fit.ALONG_THE_GRID``): S16 is placed, its ten visible slots
+    read right, nothing in the picture wrong. From its neighbour's turn alone it is not."""
+    picture = drawn_apart(45, 40)
+    truth = _Picture(picture)
+    found = recognize(picture.image, expected=tuple(truth.tiles))
+    assert truth.misread(found.scan) == []
+    assert _read_right(found, truth.tiles["S16"]) == 10
+    monkeypatch.setattr(face_fit, "ALONG_THE_GRID", False)
+    assert recognize(picture.image, expected=tuple(truth.tiles)).scan.tile("S16") is None
+
+
+@pytest.mark.slow
+def test_a_free_cell_the_map_lays_a_tile_on_is_looked_at_from_the_maps_cell(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's pictures drawn apart, seed 38 picture 46 (1.08 px/mm), read with the game's
+    map: S6's marker is hidden, six of its slots show. The free cell beside the tiles found
+    takes its turn from them, 153 degrees; S6 lies at 146.7, past the edge line's reach in
+    turn (``face_fit.REACH_DEG``), and fitted from there the line stops at 149. The map's
+    cell, fitted to every tile found at once, turns 147.5 (``face_fit.MAP_CELL_FIRST``):
+    S6 is placed, its six visible slots read right, nothing in the picture wrong. Looked
+    for from the free cell, it is not placed."""
+    picture = drawn_apart(46, 38)
+    truth = _Picture(picture)
+    cells = turned_by_players(picture.cells, "turns 38 46")  # type: ignore[arg-type]
+    found = recognize(picture.image, expected=tuple(truth.tiles), cells=cells)
+    assert truth.misread(found.scan) == []
+    assert _read_right(found, truth.tiles["S6"]) == 6
+    monkeypatch.setattr(face_fit, "MAP_CELL_FIRST", False)
+    again = recognize(picture.image, expected=tuple(truth.tiles), cells=cells)
+    assert again.scan.tile("S6") is None

@@ -23,7 +23,7 @@ from companion.local_cluster.atoms import Colour, SectorId, UnitType
 from companion.local_cluster.board_scan import SlotReading, SlotState
 from companion.local_cluster.state import Craft, State
 from vision.errors import CardNotFound
-from vision.local_cluster import colour, slots
+from vision.local_cluster import colour, face_fit, slots
 from vision.local_cluster import layout as layout_module
 from vision.local_cluster import recognize as recognize_module
 from vision.local_cluster.kit import load_kit
@@ -873,14 +873,21 @@ def test_a_face_on_its_map_cell_with_no_edge_line_showing_is_placed_by_three_sur
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Issue 18's pictures drawn apart, seed 36 picture 7 (1.15 px/mm), read with the game's
-    map: a hand and glare over S26, its marker not found, its edge line hidden. The map
-    names the face on S26's cell; one outline reads empty, not three, but three minerals
-    read a token at least ``MAP_TOKEN_SURE`` surely: placed, seven of its ten visible slots
-    read right and nothing in the picture wrong. Without the sure tokens, it is not
-    placed."""
+    map: a hand and glare over S26, its marker not found, its edge line hidden. Looked for
+    from the free cell beside the tiles found, along its neighbour's turn, the map names
+    the face on S26's cell; one outline reads empty, not three, but three minerals read a
+    token at least ``MAP_TOKEN_SURE`` surely: placed, seven of its ten visible slots read
+    right and nothing in the picture wrong. Without the sure tokens, it is not placed.
+    (Looked for from the map's cell, as it now is, three outlines read empty and nine of
+    its slots read right: ``face_fit.MAP_CELL_FIRST``.)"""
     picture = drawn_apart(7, 36)
     truth = _Picture(picture)
     cells = turned_by_players(picture.cells, "turns 36 7")  # type: ignore[arg-type]
+    found = recognize(picture.image, expected=tuple(truth.tiles), cells=cells)
+    assert truth.misread(found.scan) == []
+    assert _shown_known(found, truth, "S26") == (9, 10)
+    monkeypatch.setattr(face_fit, "MAP_CELL_FIRST", False)
+    monkeypatch.setattr(face_fit, "ALONG_THE_GRID", False)
     found = recognize(picture.image, expected=tuple(truth.tiles), cells=cells)
     assert truth.misread(found.scan) == []
     assert _shown_known(found, truth, "S26") == (7, 10)

@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.local_cluster import outline_fit, tile_edges
-from vision.local_cluster.grid_rescue import free_cells
+from vision.local_cluster.grid_rescue import free_cells, grid_turn
 from vision.local_cluster.kit import Kit
 from vision.local_cluster.plane import _similarity
 from vision.local_cluster.tile_edges import Shown
@@ -44,6 +44,28 @@ Image = npt.NDArray[np.uint8]
 Matrix = npt.NDArray[np.float64]
 Pose = tuple[tuple[float, float], float]
 
+SAME_CELL = 0.5
+"""A map's cell within this share of a tile's side of a free cell is that cell..."""
+MAP_CELL_FIRST = True
+"""...and a tile there is looked for from the map's cell, not the free cell: the map is
+fitted to every tile found at once, a free cell lies a pitch from one tile found and takes
+its turn from the tiles beside it. (Issue 18's pictures drawn apart, seeds 32-43 from 1
+px/mm, with the map: 7 more visible slots right than from the free cell, none wrong. Seed
+38 picture 46's S6: the free cell turned 153 degrees, the tile 146.7, past
+:data:`REACH_DEG`; the map's cell 147.5.)"""
+SAME_SPOT = 0.3
+"""A free cell stepped to along the grid's turn is the one stepped to along a neighbour's
+own turn within this share of a tile's side of it..."""
+ALONG_THE_GRID = True
+"""...and where the map lays no tile there, the tile is looked for from both: the second's
+fit is kept where its edge line shows more and it lies elsewhere than the first's (two fits
+a coarse step apart found the same line, and the first keeps it). A tile laid a few degrees
+off its neighbours puts the cell along its own turn 10 mm or more astray. (Issue 18's
+pictures drawn apart, seeds 32-43 from 1 px/mm: 25 more visible slots right read alone,
+none wrong; held-out seeds 0-31 from 0.95 px/mm, 6 more. Seed 40 picture 45's S16: the
+cell along its neighbour's turn 12.6 mm from its face, along the grid's 5.9 mm. With the
+better fit kept however near the first, fits 0.2-0.4 mm apart flipped the outline fits of
+two faces, seed 2026 picture 89's S30 and `lamps` 67 picture 47's S24, one each way.)"""
 REACH_MM = 7.0
 """How far (mm) either way of where the grid puts it a tile is looked for: a gap of up to 4
 mm each side of each tile, and a few degrees of turn across a pitch of 130 mm..."""
@@ -120,14 +142,19 @@ def faces(
     turned = [outline_fit.outline_probes(kit, v, TURNED) for v in variants]
     out = []
     free = free_cells(poses, kit.tile_side)
+    squared = free_cells(poses, kit.tile_side, grid_turn(poses)) if ALONG_THE_GRID else []
     held = [centre for centre, _ in [*poses, *free]]
-    cells = (free if beside else []) + [
-        cell
+    cells = ([_starts(cell, squared, also, kit.tile_side) for cell in free] if beside else []) + [
+        [cell]
         for cell in also
-        if all(math.dist(cell[0], centre) >= 0.5 * kit.tile_side for centre in held)
+        if all(math.dist(cell[0], centre) >= SAME_CELL * kit.tile_side for centre in held)
     ]
-    for cell in cells:
-        pose = _edge_fitted(gray, table_to_image, every, typical, cell)
+    for starts in cells:
+        pose, score = _edge_fitted(gray, table_to_image, every, typical, starts[0])
+        for start in starts[1:]:
+            other, other_score = _edge_fitted(gray, table_to_image, every, typical, start)
+            if other_score > score and not _same_fit(pose, other):
+                pose, score = other, other_score
         line, face = tile_edges.levels(gray, table_to_image @ _similarity(*pose), every)
         if tile_edges.shown(line - face, every, typical, line, face_level) is Shown.NONE:
             continue
@@ -169,6 +196,26 @@ def faces(
     return out
 
 
+def _starts(
+    cell: Pose, squared: Sequence[Pose], also: Sequence[Pose], tile_side: float
+) -> list[Pose]:
+    """Where a tile on the free ``cell`` is looked for from: the game's map's cell that lies
+    on it (:data:`MAP_CELL_FIRST`), or else the cell itself, then the same cell along the
+    grid (one of ``squared``: :data:`ALONG_THE_GRID`)."""
+    if MAP_CELL_FIRST:
+        for mapped in also:
+            if math.dist(mapped[0], cell[0]) < SAME_CELL * tile_side:
+                return [mapped]
+    near = [other for other in squared if math.dist(other[0], cell[0]) < SAME_SPOT * tile_side]
+    return [cell, *near[:1]]
+
+
+def _same_fit(one: Pose, other: Pose) -> bool:
+    """Whether two edge-line fits found the same line: within a coarse step of each other
+    in place and in turn (:data:`STEP_MM`, :data:`STEP_DEG`)."""
+    return math.dist(one[0], other[0]) <= STEP_MM and abs(one[1] - other[1]) <= STEP_DEG
+
+
 def _alike(kit: Kit, one: tuple[int, Pose], other: tuple[int, Pose]) -> bool:
     """Whether two variants at two turns (of one centre) put their slots in the same places
     (within :data:`ALIKE_MM`): every variant's slots are a quarter turn of another's."""
@@ -190,11 +237,12 @@ def _edge_fitted(
     edge: tile_edges.EdgeProbes,
     typical: float,
     cell: Pose,
-) -> Pose:
+) -> tuple[Pose, float]:
     """The pose near ``cell`` where the edge line shows most (each position's line lighter
-    than the face beside it, up to ``typical``). Moved across x, the sides across x lose or
-    find their line and the sides across y only slide along theirs: at each turn, the move
-    across x is fitted to the first, the move across y to the second."""
+    than the face beside it, up to ``typical``), and how much it shows there. Moved across
+    x, the sides across x lose or find their line and the sides across y only slide along
+    theirs: at each turn, the move across x is fitted to the first, the move across y to the
+    second."""
     (x, y), angle = cell
     moves = np.arange(-REACH_MM, REACH_MM + 1e-9, STEP_MM)
     turns = np.arange(-REACH_DEG, REACH_DEG + 1e-9, STEP_DEG)
@@ -218,7 +266,8 @@ def _edge_fitted(
     fine = np.array([-0.5, 0.0, 0.5])
     candidates = [((x + dx, y + dy), angle + dt) for dt in fine for dx in fine for dy in fine]
     scores = _edge_scores(gray, table_to_image, edge, typical, candidates)
-    return candidates[int(np.argmax(scores))]
+    at = int(np.argmax(scores))
+    return candidates[at], float(scores[at])
 
 
 def _edge_scores(

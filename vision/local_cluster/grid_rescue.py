@@ -259,16 +259,18 @@ def _refined(gray: Image, marker: Marker, kit: Kit, px_per_mm: float) -> Marker 
     return Marker(marker.id, quad)
 
 
-def free_cells(poses: Sequence[Pose], tile_side: float) -> list[Pose]:
+def free_cells(poses: Sequence[Pose], tile_side: float, along: float | None = None) -> list[Pose]:
     """The grid cells beside the tiles at ``poses`` that no tile holds: each one's centre
-    (table mm) and the turn of the tiles beside it (degrees, within a quarter turn)."""
+    (table mm) and the turn of the tiles beside it (degrees, within a quarter turn). Each
+    tile steps a pitch to its sides along its own turn, or, given ``along``, along that turn
+    (the quarter of it nearest the tile's own: :func:`grid_turn`)."""
     centres = np.array([c for c, _ in poses], np.float64)
     apart = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     near = apart[(apart > 0.8 * tile_side) & (apart < 1.3 * tile_side)]
     pitch = float(median(near)) if len(near) else tile_side
     cells: list[tuple[np.ndarray, list[float]]] = []
     for (x, y), angle in poses:
-        turn = math.radians(angle)
+        turn = math.radians(angle if along is None else angle + _quarter_off(along - angle))
         for k in range(4):
             a = turn + k * math.pi / 2
             spot = np.array([x + pitch * math.cos(a), y + pitch * math.sin(a)])
@@ -284,9 +286,21 @@ def free_cells(poses: Sequence[Pose], tile_side: float) -> list[Pose]:
     for spot, turns in cells:
         # The nearest quarter turn of each neighbour's angle to the first one's, averaged.
         first = turns[0]
-        near_turns = [first + ((t - first + 45.0) % 90.0 - 45.0) for t in turns]
+        near_turns = [first + _quarter_off(t - first) for t in turns]
         out.append(((float(spot[0]), float(spot[1])), float(np.mean(near_turns))))
     return out
+
+
+def grid_turn(poses: Sequence[Pose]) -> float:
+    """The turn (degrees) of the grid the tiles at ``poses`` lie on: their turns averaged,
+    each give or take the whole quarter turns that bring it nearest the first's."""
+    first = poses[0][1]
+    return first + float(np.mean([_quarter_off(angle - first) for _, angle in poses]))
+
+
+def _quarter_off(degrees: float) -> float:
+    """``degrees`` less the nearest whole quarter turn (-45 to 45)."""
+    return (degrees + 45.0) % 90.0 - 45.0
 
 
 def _anywhere(

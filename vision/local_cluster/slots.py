@@ -528,6 +528,17 @@ them a token, and 270 were unknown for a spread of 10-25 alone (the limit was 10
 an inside 0.8 of the way to the grey). At 20: 250 more slots right from 0.85 px/mm, none
 wrong (the pictures drawn apart from the renderer: 457 passed every other test, all of
 them tokens, none spreading over 10)."""
+MINERAL_EMPTY_UNEVEN, MINERAL_EMPTY_OUTLINE = 24.0, 1.5
+"""An empty mineral slot's inside is bare tile: it spreads (Lab standard deviation) by the
+picture's noise, up to the first, and by its own light outline blurred into it, up to the
+second times the outline's contrast. An inside more uneven holds something else: part of a
+token under the edge of a sleeve or a hand, dark and light averaging to bare tile. (Issue
+18's `lamps` 53 picture 26, 0.94 px/mm, with the map: S10 under a dark sleeve, looked for
+from the map's cell; its mineral1 token's inside as dark as bare tile, its outline showing
+6.7, spreading 27.5, read empty at 0.21. On the pictures drawn apart, seeds 32-43 from 1
+px/mm, the 8,896 mineral slots read empty spread at most 23.8, none past either limit; 24
+alone cost 3 right ones read alone on the held-out seeds, their outlines' contrast 27-56,
+and 1.5 times the contrast alone, from 20, cost 6 on our renderer's sets.)"""
 BEYOND_SHARE = 0.3
 BEYOND_ELSEWHERE = 0.2
 """A token whose body's colour lies past the tile's cut beside it (``KindProbes.beyond``)
@@ -1537,6 +1548,7 @@ def _decide_kind(
             _off_mix(m.colour[..., 1:], grey[1:], refs.tile[1:], past_tile=True),
         )
         empty = usable & (where <= MINERAL_EMPTY) & shows & (off_line <= MINERAL_EMPTY_HUE)
+        empty &= m.spread <= np.maximum(MINERAL_EMPTY_UNEVEN, MINERAL_EMPTY_OUTLINE * m.contrast)
         state[token] = 2
         state[empty] = 1
         sure = np.where(token, np.minimum(clear, 0.5 + where - MINERAL_PRESENT), sure)
