@@ -8,16 +8,17 @@ a cell, ``a1`` to ``c3`` (column, then row). A seat whose turn clock runs out lo
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from companion import games
 from companion.errors import CompanionError, StateError
 from companion.games import Game, Play
-from companion.service.session import Stage, StageKind, SubmissionError
+from companion.service.session import Previewing, Stage, StageKind, SubmissionError
 
 NAME = "noughts"
 MARKS = {1: "X", 2: "O"}
@@ -273,3 +274,19 @@ GAME_INFO = Game(
 def register() -> Game:
     """Register the game (tests call this; ``games.unregister(NAME)`` takes it away)."""
     return games.register(GAME_INFO)
+
+
+@contextlib.contextmanager
+def previewing(preview: Callable[[NoughtsSession, int, str], dict[str, Any]]) -> Iterator[None]:
+    """Inside the block, every session of the game previews a draft with ``preview`` (the
+    game itself does not: the service then only checks the draft). ``Previewing`` is a
+    runtime-checkable protocol, an abstract base class that remembers its answer for each
+    class; its memory is cleared on the way in and out, or a later test in the same process
+    would still take these sessions to preview, and fail calling a method gone."""
+    NoughtsSession.preview = preview
+    Previewing._abc_caches_clear()
+    try:
+        yield
+    finally:
+        del NoughtsSession.preview
+        Previewing._abc_caches_clear()

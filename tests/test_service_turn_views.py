@@ -63,7 +63,7 @@ def test_a_draft_is_checked_and_stored_nowhere(service: TableService, table_id: 
 
 
 def test_a_session_that_previews_says_what_a_draft_would_do(
-    service: TableService, table_id: str, monkeypatch: pytest.MonkeyPatch
+    service: TableService, table_id: str
 ) -> None:
     said: list[tuple[int, str]] = []
 
@@ -71,7 +71,8 @@ def test_a_session_that_previews_says_what_a_draft_would_do(
         said.append((seat, text))
         return {"text": text, "says": "a fine move"}
 
-    monkeypatch.setattr(noughts.NoughtsSession, "preview", preview, raising=False)
-    assert service.preview(table_id, 1, "b2") == {"text": "b2", "says": "a fine move"}
+    with noughts.previewing(preview):
+        assert service.preview(table_id, 1, "b2") == {"text": "b2", "says": "a fine move"}
     assert said == [(1, "b2")]
     assert service.view(table_id)["game"]["board"] == {}
+    assert service.preview(table_id, 1, "b2") == {"text": "b2"}

@@ -177,16 +177,16 @@ def test_a_draft_is_checked_without_being_stored(
     assert service.view(table[0])["pending"] is None
 
 
-def test_a_draft_is_previewed_by_the_game_when_it_can(
-    phones: tuple[Phone, Phone], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_draft_is_previewed_by_the_game_when_it_can(phones: tuple[Phone, Phone]) -> None:
     def preview(self: noughts.NoughtsSession, seat: int, text: str) -> dict[str, Any]:
         cell = self.check_submission(seat, text)
         return {"text": cell, "says": f"{cell} leaves {8 - len(self.position.moves)} cells"}
 
-    monkeypatch.setattr(noughts.NoughtsSession, "preview", preview, raising=False)
-    answer = phones[0].post("/seat/preview", json={"text": "a1"}).get_json()
+    with noughts.previewing(preview):
+        answer = phones[0].post("/seat/preview", json={"text": "a1"}).get_json()
     assert answer == {"ok": True, "text": "a1", "says": "a1 leaves 8 cells"}
+    answer = phones[0].post("/seat/preview", json={"text": "a1"}).get_json()
+    assert answer == {"ok": True, "text": "a1"}
 
 
 def test_a_turn_game_refuses_a_preview_outside_a_turn(service: TableService, app: Flask) -> None:
