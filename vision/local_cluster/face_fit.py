@@ -60,7 +60,7 @@ ALONG_THE_GRID = True
 """...and where the map lays no tile there, the tile is looked for from both: the second's
 fit is kept where its edge line shows more and it lies elsewhere than the first's (two fits
 a coarse step apart found the same line, and the first keeps it). A tile laid a few degrees
-off its neighbours puts the cell along its own turn 10 mm or more astray. (Issue 18's
+off its neighbours can put the cell along its own turn 10 mm or more astray. (Issue 18's
 pictures drawn apart, seeds 32-43 from 1 px/mm: 25 more visible slots right read alone,
 none wrong; held-out seeds 0-31 from 0.95 px/mm, 6 more. Seed 40 picture 45's S16: the
 cell along its neighbour's turn 12.6 mm from its face, along the grid's 5.9 mm. With the
