@@ -142,7 +142,8 @@ def faces(
     turned = [outline_fit.outline_probes(kit, v, TURNED) for v in variants]
     out = []
     free = free_cells(poses, kit.tile_side)
-    squared = free_cells(poses, kit.tile_side, grid_turn(poses)) if ALONG_THE_GRID else []
+    along = ALONG_THE_GRID and beside  # the free cells' other spots, where they are looked at
+    squared = free_cells(poses, kit.tile_side, grid_turn(poses)) if along else []
     held = [centre for centre, _ in [*poses, *free]]
     cells = ([_starts(cell, squared, also, kit.tile_side) for cell in free] if beside else []) + [
         [cell]
