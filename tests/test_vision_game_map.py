@@ -23,6 +23,7 @@ from vision.local_cluster import game_map, grid_rescue, tile_edges
 from vision.local_cluster import recognize as recognize_module
 from vision.local_cluster.game_map import Fitted, fit
 from vision.local_cluster.kit import load_kit
+from vision.local_cluster.plane import wrap
 from vision.local_cluster.reader import READER, Expected
 from vision.local_cluster.recognize import recognize
 from vision.local_cluster.synthetic import Conditions, sample_state
@@ -186,6 +187,62 @@ def test_r2_1_one_tile_found_and_a_face_beside_it_fix_the_map() -> None:
     near = ("S4", _pose(CELLS["S4"], nudge=complex(1, -1)))
     assert game_map.fit_by_a_face(CELLS, _found("S1"), [[s2_there], [near]], SIDE) is not None
     assert game_map.fit_by_a_face(CELLS, _found("S1", "S5"), [[s2_there]], SIDE) is None
+
+
+def test_r2_1_one_tile_found_alone_says_where_to_look_for_the_others() -> None:
+    """One tile found by its marker, and no face beside it: if it lies turned as its cell
+    says, the map's other cells lie a tile's side apart along its turn, and a face is looked
+    for there (never placed by that guess: :func:`game_map.fit_by_a_face` fits the map to the
+    tile and the face found so). S1 found: S3, two cells away, is looked for within the
+    grid's gaps of its cell; S1 laid a quarter turn otherwise, the guess turns with it; two
+    tiles found, or a tile the map does not have, and nothing is guessed."""
+    guessed = game_map.guessed_by_its_turn(CELLS, _found("S1"), SIDE)
+    assert guessed is not None
+    (x, y), angle = _pose(CELLS["S3"])
+    (gx, gy), gangle = guessed.cell_of(SectorId("S3"))  # type: ignore[misc]
+    assert math.dist((x, y), (gx, gy)) == pytest.approx(2 * (PITCH - SIDE), abs=0.01)
+    assert wrap(gangle - angle) == pytest.approx(0.0, abs=1e-9)
+    turned = [(SectorId("S1"), (_pose(CELLS["S1"])[0], TURN + 90.0))]
+    other = game_map.guessed_by_its_turn(CELLS, turned, SIDE)
+    assert other is not None
+    (ox, oy), _ = other.cell_of(SectorId("S2"))  # type: ignore[misc]
+    (sx, sy), _ = _pose(CELLS["S1"])
+    assert math.degrees(math.atan2(oy - sy, ox - sx)) == pytest.approx(TURN + 90.0)
+    assert game_map.guessed_by_its_turn(CELLS, _found("S1", "S2"), SIDE) is None
+    assert game_map.guessed_by_its_turn(CELLS, [(SectorId("S9"), _pose(CELLS["S1"]))], SIDE) is None
+
+
+@pytest.mark.slow
+def test_r2_1_one_tile_found_and_a_face_where_its_turn_puts_another_place_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18's pictures drawn apart, seed 36 picture 29 (1.48 px/mm): only S4's marker is
+    found. S38, between S4 and S8, lies under an arm, so no face shows beside S4; S8's marker,
+    under glare, is not found either. Its face shows where the map lays S8 if S4 lies turned
+    as its cell says, two cells along: the map fitted to S4 and that face places S8, six of
+    its seven visible slots read, none wrong. Without that look (``GUESSED_CELLS``), or with
+    the map laying S4 a quarter turn otherwise, S8 is not placed."""
+    picture = drawn_apart(29, 36)
+    truth = _Picture(picture)
+    expected = tuple(truth.tiles)
+    cells = turned_by_players(picture.cells, "turns 36 29")  # type: ignore[arg-type]
+
+    def read(given: dict[SectorId, Tile]) -> list[SlotReading] | None:
+        found = recognize(picture.image, expected=expected, cells=given)
+        assert truth.misread(found.scan) == []
+        tile = found.scan.tile(SectorId("S8"))
+        return None if tile is None else list(tile.slots)
+
+    assert [s for s, t in truth.tiles.items() if t.marker_visible] == ["S8", "S4"]
+    slots = read(cells)
+    assert slots is not None
+    shown = [r for r in slots if r.slot not in truth.tiles["S8"].occluded]
+    assert (sum(r.known for r in shown), len(shown)) == (6, 7)
+    s4 = cells[SectorId("S4")]
+    mislaid = {**cells, SectorId("S4"): dataclasses.replace(s4, rotation=(s4.rotation + 1) % 4)}
+    assert read(mislaid) is None
+    monkeypatch.setattr(recognize_module, "GUESSED_CELLS", False)
+    assert read(cells) is None
 
 
 def test_the_map_is_given_by_a_tracked_game_whose_galaxy_lays_every_tile() -> None:

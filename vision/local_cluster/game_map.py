@@ -3,8 +3,9 @@
 A tracked game's galaxy lays its sectors' tiles on a grid (ruling R2.1: a column, a row and a
 quarter turn each), and the players lay the physical tiles on the cells the table screen
 draws. When the tiles found in a picture lie on that map's cells (every one of them, at
-least :data:`FOUND_LEAST`, or two turned as their cells say, or one and a face beside it
-that only one missing tile of its variant fits: :func:`fit_by_a_face`), a face whose marker
+least :data:`FOUND_LEAST`, or two turned as their cells say, or one and a face beside it,
+or where its own turn puts another tile's cell, that only one missing tile of its variant
+fits: :func:`fit_by_a_face`, :func:`guessed_by_its_turn`), a face whose marker
 is hidden is named by the cell it lies on: what tells apart two hidden tiles of one variant,
 whose faces differ only by the marker and the 6 mm label (see ``recognize._by_face``).
 The way it lies is the map's too where the tiles found are turned as the map says (the
@@ -160,9 +161,10 @@ def fit_by_a_face(
     faces: Sequence[Sequence[tuple[SectorId, Pose]]],
     side: float,
 ) -> Fitted | None:
-    """The map fitted to the one tile ``found`` by its marker and a face beside it whose
-    marker is hidden, or None. Each of ``faces`` lists the missing tiles a face may be, each at
-    the pose it would lie there (its variant's missing tiles, each way its outlines allow).
+    """The map fitted to the one tile ``found`` by its marker and a face beside it (or where
+    :func:`guessed_by_its_turn` lays a missing tile) whose marker is hidden, or None. Each
+    of ``faces`` lists the missing tiles a face may be, each at the pose it would lie there
+    (its variant's missing tiles, each way its outlines allow).
     A tile found and a face fix the grid as two tiles found do (:func:`fit`: the pitch in
     :data:`PITCH_RANGE`, both square on the grid, both turned as their cells say), and the
     face's variant checks it too: of the missing tiles of that variant, only one whose cell
@@ -182,6 +184,25 @@ def fit_by_a_face(
     if not fits or any(not _same_grid(fits[0], other) for other in fits[1:]):
         return None
     return fits[0]
+
+
+def guessed_by_its_turn(
+    cells: Mapping[SectorId, Tile], found: Sequence[tuple[SectorId, Pose]], side: float
+) -> Fitted | None:
+    """Where the map would lay the missing tiles if the one tile ``found`` by its marker is
+    turned as its cell says and the grid's pitch is the tile's ``side``: only where to look
+    for a face (:func:`fit_by_a_face` then fits the map to the tile and a face found so, and
+    checks it), never a fit itself. None unless exactly one tile was found, on the map."""
+    if len(found) != 1 or found[0][0] not in cells:
+        return None
+    ((sector, ((x, y), angle)),) = found
+    cell = cells[sector]
+    turn = wrap(angle - 90.0 * cell.rotation)
+    scale = side * cmath.exp(1j * math.radians(turn))
+    by_cell = {(c.column, c.row): (s, c.rotation) for s, c in cells.items()}
+    if len(by_cell) < len(cells):
+        return None
+    return Fitted(scale, complex(x, y) - scale * complex(cell.column, cell.row), turn, by_cell)
 
 
 def _same_grid(one: Fitted, other: Fitted) -> bool:

@@ -141,6 +141,11 @@ FINE_PX_PER_MM = 0.85
 """Below this, small things (a 1.5 mm outline, a mineral, a strike craft) are not told from
 noise: only claims and units are read, and no slot as empty. (At 0.78 px/mm with 1.15 px of
 blur issue 18's benchmark read an empty mineral slot as a token.)"""
+GUESSED_CELLS = True
+"""With one tile found by its marker and no face beside it, faces are looked for on the cells
+the map lays the missing tiles on if that tile is turned as its cell says
+(:func:`game_map.guessed_by_its_turn`); a face found so fits the map with the tile as a face
+beside it does (:func:`game_map.fit_by_a_face`)."""
 COARSE_PX_PER_MM = 1.0
 """...and below this a smeared token's body must lie nearer its swatch
 (:data:`slots.SMEARED_FAR_COARSE`), and a mineral token's inside at most
@@ -483,6 +488,11 @@ def recognize(
         if cells is not None and mapped is None and len(own_found) == 1
         else None
     )
+    guessed = (
+        game_map.guessed_by_its_turn(cells, own_found, kit.tile_side)
+        if by_a_face is not None and cells is not None
+        else None
+    )
     faces = _by_face(
         image,
         gray,
@@ -496,6 +506,7 @@ def recognize(
         markers,
         mapped,
         by_a_face,
+        guessed,
     )
     by_face = [*faces.named, *(way for ways in faces.trials for way in ways)]
     found += by_face
@@ -891,6 +902,7 @@ def _by_face(
     mapped: game_map.Fitted | None = None,
     by_a_face: Callable[[Sequence[Sequence[tuple[SectorId, Pose]]]], game_map.Fitted | None]
     | None = None,
+    guessed: game_map.Fitted | None = None,
 ) -> Faces:
     """Where the tiles the table should have and does not show (``missing``, None when the
     table's sectors are not known) may lie, their markers hidden: each free grid cell
@@ -904,8 +916,9 @@ def _by_face(
     one left. A face still unnamed is offered each way it may lie (its
     :attr:`Faces.trials`), to be named by the way its slots show (:func:`_the_way_shown`).
     Where the game's map fits the tiles found (``mapped``; with one tile found, fitted to it
-    and a face beside it, ``by_a_face``: :func:`game_map.fit_by_a_face`, and then every
-    cell it lays a missing tile on looked at), a face is named by it alone: the
+    and a face beside it, ``by_a_face``: :func:`game_map.fit_by_a_face`, or, with none
+    beside it, a face where ``guessed`` lays a missing tile, and then every cell it lays a
+    missing tile on looked at), a face is named by it alone: the
     missing tile the map lays on its cell, or nothing; the way the map turns it where the
     face shows that way and the map's turns are the table's (``Fitted.turns_known``), else
     the way its outlines show (held to the rule for any face), or each way that tile may lie
@@ -943,18 +956,27 @@ def _by_face(
 
     shown = face_fit.faces(gray, kit, table_to_image, poses, typical, face_level, beyond(mapped))
     if mapped is None and by_a_face is not None:
-        # One tile found and a face beside it: the map fitted so, then its cells looked at
-        # (the free cells beside the tiles found were looked at already).
-        mapped = by_a_face(
-            [
+        # One tile found and a face beside it (or, with none, where the tile's own turn
+        # lays a missing tile): the map fitted so, then its cells looked at (the free
+        # cells beside the tiles found were looked at already).
+        def named_ways(faces: Sequence[face_fit.Face]) -> list[list[tuple[SectorId, Pose]]]:
+            return [
                 [
                     (sector, pose)
                     for variant, pose in [(face.variant, face.pose), *face.others]
                     for sector in of_variant.get(variant, [])
                 ]
-                for face in shown
+                for face in faces
             ]
-        )
+
+        mapped = by_a_face(named_ways(shown))
+        if mapped is None and guessed is not None and GUESSED_CELLS:
+            far = face_fit.faces(
+                gray, kit, table_to_image, poses, typical, face_level, beyond(guessed), beside=False
+            )
+            mapped = by_a_face(named_ways(far))
+            if mapped is not None:
+                shown += far
         if mapped is not None:
             shown += face_fit.faces(
                 gray, kit, table_to_image, poses, typical, face_level, beyond(mapped), beside=False
