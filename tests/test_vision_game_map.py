@@ -245,6 +245,31 @@ def test_r2_1_one_tile_found_and_a_face_where_its_turn_puts_another_place_it(
     assert read(cells) is None
 
 
+@pytest.mark.slow
+def test_r2_1_a_face_found_where_a_tiles_turn_puts_it_and_again_from_the_map_is_one_place() -> None:
+    """Issue 18's pictures drawn apart, seed 35 picture 33 (1.33 px/mm): only S23's marker
+    shows. S40 lies diagonally from it, and S2, the cell beside both, under a hand. S40's
+    face, found where S23's own turn lays it, fits the map; looked at again from the fitted
+    map's cell, it shows the same way in the same place. That is one place, not two: S40 is
+    placed, its three visible slots read right, and said so once. (Counted as two places
+    showing its face, it was not read.)"""
+    picture = drawn_apart(33, 35)
+    truth = _Picture(picture)
+    cells = turned_by_players(picture.cells, "turns 35 33")  # type: ignore[arg-type]
+    found = recognize(picture.image, expected=tuple(truth.tiles), cells=cells)
+    assert truth.misread(found.scan) == []
+    assert [s for s, t in truth.tiles.items() if t.marker_visible] == ["S23"]
+    tile = found.scan.tile(SectorId("S40"))
+    assert tile is not None
+    shown = [r for r in tile.slots if r.slot not in truth.tiles["S40"].occluded]
+    assert (sum(r.known for r in shown), len(shown)) == (3, 3)
+    said = [note for note in found.scan.notes if note.startswith("S40:")]
+    assert said == [
+        "S40: its marker is hidden; placed where a face like its own shows, on the cell and the"
+        " way the game's map lays it"
+    ]
+
+
 def test_the_map_is_given_by_a_tracked_game_whose_galaxy_lays_every_tile() -> None:
     state = sample_state(3, 4)
     expected = READER.prior(_Session(state))

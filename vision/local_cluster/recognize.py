@@ -970,17 +970,28 @@ def _by_face(
             ]
 
         mapped = by_a_face(named_ways(shown))
+        far: list[face_fit.Face] = []
         if mapped is None and guessed is not None and GUESSED_CELLS:
             far = face_fit.faces(
                 gray, kit, table_to_image, poses, typical, face_level, beyond(guessed), beside=False
             )
             mapped = by_a_face(named_ways(far))
-            if mapped is not None:
-                shown += far
         if mapped is not None:
-            shown += face_fit.faces(
+            again = face_fit.faces(
                 gray, kit, table_to_image, poses, typical, face_level, beyond(mapped), beside=False
             )
+            # A face found where the guess lays a tile is kept where, looked at again from
+            # the fitted map's cell, it shows another way (its outlines' fit moved); the same
+            # way in the same place is that face, fitted from the better start, not a second
+            # place showing it.
+            shown += again + [
+                face
+                for face in far
+                if not any(
+                    face.variant == other.variant and _same_place(face.pose, other.pose)
+                    for other in again
+                )
+            ]
     for face in shown:
         ways = [(face.variant, face.pose), *face.others]
         if any(variant in held for variant, _ in ways):
