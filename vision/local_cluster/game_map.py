@@ -149,9 +149,9 @@ def fit(
     if astray and len(pairs) < FOUND_LEAST:
         return None  # two tiles whose turns do not check the grid they fix
     turns_known = astray <= ASTRAY_SHARE * len(pairs)
-    by_cell = {(c.column, c.row): (sector, c.rotation) for sector, c in cells.items()}
-    if len(by_cell) < len(cells):
-        return None  # two sectors on one cell: not a map of tiles
+    by_cell = _by_cell(cells)
+    if by_cell is None:
+        return None
     return Fitted(scale, shift, turn, by_cell, turns_known)
 
 
@@ -199,10 +199,19 @@ def guessed_by_its_turn(
     cell = cells[sector]
     turn = wrap(angle - 90.0 * cell.rotation)
     scale = side * cmath.exp(1j * math.radians(turn))
-    by_cell = {(c.column, c.row): (s, c.rotation) for s, c in cells.items()}
-    if len(by_cell) < len(cells):
+    by_cell = _by_cell(cells)
+    if by_cell is None:
         return None
     return Fitted(scale, complex(x, y) - scale * complex(cell.column, cell.row), turn, by_cell)
+
+
+def _by_cell(
+    cells: Mapping[SectorId, Tile],
+) -> dict[tuple[int, int], tuple[SectorId, int]] | None:
+    """The map's sector and quarter turns on each cell (column, row); None where two sectors
+    lie on one cell: not a map of tiles."""
+    by_cell = {(c.column, c.row): (sector, c.rotation) for sector, c in cells.items()}
+    return None if len(by_cell) < len(cells) else by_cell
 
 
 def _same_grid(one: Fitted, other: Fitted) -> bool:
