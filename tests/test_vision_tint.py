@@ -3,7 +3,9 @@ slot and leaves its lightness as bare tile's: what is off bare tile in hue alone
 cover a slot whose body is plainly lighter than the tile (a dark sleeve or shadow over the
 slot would make its body as dark). And on a tile whose marker does not show whole, an
 empty mineral slot whose ring is foreign in a share past the picture's noise, on too few
-points to call it covered, is left no confidence: unknown."""
+points to call it covered, is left no confidence: unknown. On a tile whose marker shows
+whole, an empty mineral slot whose outline shows on every side is read whatever lies
+beside it."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from vision_pictures import benchmark_picture, drawn_apart, read_right
 
 from benchmarks.local_cluster_kit_renders import LcRender
 from benchmarks.vision import boards, game_cells, turned_by_players
+from benchmarks.vision_kit_renders import _Picture
+from companion.local_cluster.atoms import SectorId
 from companion.local_cluster.board_scan import SlotReading, SlotState
 from vision.local_cluster import face_fit, slots
 from vision.local_cluster.recognize import recognize
@@ -90,6 +94,34 @@ def test_an_empty_minerals_inside_more_uneven_than_its_outline_explains_is_unkno
     reading, wrong = _s10_mineral1()
     assert reading.state is SlotState.EMPTY
     assert wrong == ["S10 mineral1"]
+
+
+def test_an_empty_mineral_whose_outline_shows_whole_is_read_whatever_lies_beside(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seed 41's picture 13 drawn apart (1.12 px/mm, no hand): S29's mineral1 token, a slot
+    away, reaches into the ring of mineral3, an empty slot, beyond its outline. On a
+    tile whose marker shows whole, an empty mineral slot whose outline shows on every side
+    (``slots.OUTLINE_WHOLE`` of the board's) reads empty whatever lies beside it, at no
+    more than ``OUTLINED_SURE``, as a claim, unit or strike-craft slot does; with the ring
+    asked alone it was unknown."""
+    picture = drawn_apart(13, 41)
+    truth = _Picture(picture).tiles[SectorId("S29")]
+    assert truth.slots["mineral1"].state is SlotState.TOKEN
+    assert truth.slots["mineral3"].state is SlotState.EMPTY
+    right, wrong = read_right(picture, occluded=True)
+    assert wrong == []
+    assert "mineral3" in right["S29"]
+    found = recognize(picture.image, expected=tuple(_Picture(picture).tiles))
+    tile = found.scan.tile("S29")
+    assert tile is not None
+    reading = tile.slot("mineral3")
+    assert reading is not None and reading.state is SlotState.EMPTY
+    assert reading.confidence <= slots.OUTLINED_SURE
+    monkeypatch.setattr(slots, "OUTLINE_WHOLE", float("inf"))
+    right, wrong = read_right(picture, occluded=True)
+    assert wrong == []
+    assert "mineral3" not in right["S29"]
 
 
 def _s10_mineral1() -> tuple[SlotReading, list[str]]:

@@ -157,14 +157,21 @@ OUTLINED_SURE = 0.5
 """...but a claim, unit or strike-craft slot whose outline shows whole, its least side at
 least ``OUTLINE_WHOLE`` of the board's outlines, reads empty whatever lies over its ring
 and its surround (glare aside): what lay over the slot would hide its outline on that
-side. So read, it is no surer than ``OUTLINED_SURE``. A mineral keeps the limits above: its
-token may leave its outline showing, and at 35 % a mineral token beside a hand read empty.
+side. So read, it is no surer than ``OUTLINED_SURE``. A mineral slot reads so only on a
+tile whose marker shows whole (a neighbour's token 3 mm off its centre, or the next tile's
+edge line, over its ring); on any other it keeps the limits above: its token may leave its
+outline showing, and at 35 % a mineral token beside a hand read empty.
 (Issue 18's benchmark, seed 2026 picture 78: a hand over S31's claim, unit and minerals,
 42 % of craft6's surround; picture 100: S44's empty craft3 and craft4, 38 % of each ring
 under a thumb reaching over the slots beside them. Half the surround foreign and the ring
 clear, until 2026-12-01: on the nine sets read alone 43 more visible slots right from 1
 px/mm; whatever lies beside, 98 more again, none wrong at any scale; drawn apart, seeds
-1818, 11 and 12 with the map, 6 more right, none wrong.)"""
+1818, 11 and 12 with the map, 6 more right, none wrong. A mineral on a tile whose marker
+shows whole too, from 2026-12-06: drawn apart, seeds 32-43 from 1 px/mm, 9 more right,
+held-out seeds 0-31 44 more, our renderer's seven sets 10 more, none wrong; on any tile,
+14 more on seeds 32-43 with the map, but seed 2026 picture 68's S35, a hand over its
+marker and minerals, then showed an empty triangle at 0.5, enough to say which way its face
+lies (``recognize.FACE_TURN_SURE``) where no empty triangle shows.)"""
 HIDING_LEAST = 0.05
 """On a tile whose marker does not show whole, what lies over at least this share of its
 bare points is what hides the marker (their colours, as sampled)..."""
@@ -1547,14 +1554,25 @@ def _decide_kind(
             _off_mix(m.colour[..., 1:], white[1:], refs.tile[1:], past_tile=True),
             _off_mix(m.colour[..., 1:], grey[1:], refs.tile[1:], past_tile=True),
         )
-        empty = usable & (where <= MINERAL_EMPTY) & shows & (off_line <= MINERAL_EMPTY_HUE)
+        # ...or, on a tile whose marker shows whole, away from glare, with its outline
+        # showing whole, whatever lies beside it (``OUTLINE_WHOLE``).
+        whole = ~glare & (m.contrast_least >= OUTLINE_WHOLE * own) & ~hidden[:, None]
+        empty = (
+            (usable | whole) & (where <= MINERAL_EMPTY) & shows & (off_line <= MINERAL_EMPTY_HUE)
+        )
         empty &= m.spread <= np.maximum(MINERAL_EMPTY_UNEVEN, MINERAL_EMPTY_OUTLINE * m.contrast)
         state[token] = 2
         state[empty] = 1
         sure = np.where(token, np.minimum(clear, 0.5 + where - MINERAL_PRESENT), sure)
         sure = np.where(
             empty,
-            np.minimum.reduce([clear, m.contrast / outline, 1 - where / (2 * MINERAL_EMPTY)]),
+            np.minimum.reduce(
+                [
+                    np.where(usable, clear, OUTLINED_SURE),
+                    m.contrast / outline,
+                    1 - where / (2 * MINERAL_EMPTY),
+                ]
+            ),
             sure,
         )
         # Only its ring vouches for an empty mineral slot (its token may leave its outline
