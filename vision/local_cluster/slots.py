@@ -158,8 +158,8 @@ OUTLINED_SURE = 0.5
 least ``OUTLINE_WHOLE`` of the board's outlines, reads empty whatever lies over its ring
 and its surround (glare aside): what lay over the slot would hide its outline on that
 side. So read, it is no surer than ``OUTLINED_SURE``. A mineral slot reads so only on a
-tile whose marker shows whole (a neighbour's token 3 mm off its centre, or the next tile's
-edge line, over its ring); on any other it keeps the limits above: its token may leave its
+tile whose marker shows whole (where a neighbour's token, or the next tile's edge line,
+lies over its ring); on any other it keeps the limits above: its token may leave its
 outline showing, and at 35 % a mineral token beside a hand read empty.
 (Issue 18's benchmark, seed 2026 picture 78: a hand over S31's claim, unit and minerals,
 42 % of craft6's surround; picture 100: S44's empty craft3 and craft4, 38 % of each ring
@@ -1554,8 +1554,8 @@ def _decide_kind(
             _off_mix(m.colour[..., 1:], white[1:], refs.tile[1:], past_tile=True),
             _off_mix(m.colour[..., 1:], grey[1:], refs.tile[1:], past_tile=True),
         )
-        # ...or, on a tile whose marker shows whole, away from glare, with its outline
-        # showing whole, whatever lies beside it (``OUTLINE_WHOLE``).
+        # Empty with its surround clear, or, on a tile whose marker shows whole, away from
+        # glare, with its outline showing whole, whatever lies beside it (``OUTLINE_WHOLE``).
         whole = ~glare & (m.contrast_least >= OUTLINE_WHOLE * own) & ~hidden[:, None]
         empty = (
             (usable | whole) & (where <= MINERAL_EMPTY) & shows & (off_line <= MINERAL_EMPTY_HUE)
