@@ -576,13 +576,15 @@ def test_a_claim_token_shows_the_way_its_face_lies(monkeypatch: pytest.MonkeyPat
 @pytest.mark.slow
 def test_mineral_tokens_show_the_way_their_face_lies(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 18's benchmark, seed 2026 picture 68 (1.31 px/mm): S35, the only missing tile
-    of its variant, a hand over its marker, claim, unit and two of its minerals: no empty
-    triangle shows, but two mineral tokens do, and the four mineral triangles, their
-    scores averaged, point up S35's frame (0.71; 0.58 and 0.59 a quarter turn either way,
-    0.50 a half turn on; mineral1 alone 0.90, 0.78, 0.67). S35 is placed, three of its four
-    visible slots read, none wrong (its white craft3, lit more than the hand's shadow round
-    it, is unknown: ``slots.OVER_WHITE``); asked to correlate as no triangle does, it is
-    not."""
+    of its variant, a hand over its marker, claim, unit and two of its minerals: two
+    mineral tokens show, and the four mineral triangles, their scores averaged, point up
+    S35's frame (0.71; 0.58 and 0.59 a quarter turn either way, 0.50 a half turn on;
+    mineral1 alone 0.90, 0.78, 0.67). S35 is placed, three of its four visible slots read,
+    none wrong (its white craft3, lit more than the hand's shadow round it, is unknown:
+    ``slots.OVER_WHITE``); asked to correlate as no triangle does, and with the one empty
+    triangle (mineral4, by the hand's edge, read empty at 0.5 by its whole outline:
+    ``slots.OUTLINE_WHOLE``) not sure enough to show which way the face lies
+    (``recognize.FACE_TURN_SURE``), it is not."""
     _placed_only_so(
         monkeypatch,
         boards(69, 2026)[68],
@@ -591,6 +593,7 @@ def test_mineral_tokens_show_the_way_their_face_lies(monkeypatch: pytest.MonkeyP
         "its marker is hidden; placed where a face like its own shows",
         (token_turn, "MINERALS_FIT", 1.01),
         (token_turn, "ONE_MINERAL_FIT", 1.01),
+        (recognize_module, "FACE_TURN_SURE", 0.51),
     )
 
 

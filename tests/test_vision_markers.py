@@ -382,7 +382,9 @@ def test_a_marker_a_hand_lies_over_is_named_by_the_rest_inside_a_free_cells_whit
     free cell of the grid (``CELL_MATCH_LEAST``, ``CELL_MATCH_MARGIN``), not enough
     anywhere else (``markers.MATCH_LEAST``). (Asked that, S10 is still found by its face,
     named by what shows of its marker, where its triangles point its way: ``token_turn``;
-    not where they are not asked.) Seven of its slots read, every one right: its empty
+    not where they are not asked, and its empty mineral2, read by its whole outline beside
+    the hand at 0.5 (``slots.OUTLINE_WHOLE``), is not sure enough to point it,
+    ``recognize.FACE_TURN_SURE``.) Eight of its slots read, every one right: its empty
     mineral4, read at the least confidence beside the hand, is unknown on a tile whose
     marker does not show whole."""
     picture = drawn_apart(22)
@@ -400,6 +402,7 @@ def test_a_marker_a_hand_lies_over_is_named_by_the_rest_inside_a_free_cells_whit
     assert by_face.by_face
     assert all(truth.tiles["S10"].drawn(slot) for slot in by_face.reading.slots if slot.known)
     monkeypatch.setattr(recognize_module, "_triangles_point_up", lambda *args: False)
+    monkeypatch.setattr(recognize_module, "FACE_TURN_SURE", 0.51)
     found = recognize(picture.image, expected=tuple(truth.tiles))
     assert "S10" not in found.scan.sectors
 

@@ -3,9 +3,8 @@ slot and leaves its lightness as bare tile's: what is off bare tile in hue alone
 cover a slot whose body is plainly lighter than the tile (a dark sleeve or shadow over the
 slot would make its body as dark). And on a tile whose marker does not show whole, an
 empty mineral slot whose ring is foreign in a share past the picture's noise, on too few
-points to call it covered, is left no confidence: unknown. On a tile whose marker shows
-whole, an empty mineral slot whose outline shows on every side is read whatever lies
-beside it."""
+points to call it covered, is left no confidence: unknown, unless its outline shows on
+every side: an empty mineral slot whose outline does is read whatever lies beside it."""
 
 from __future__ import annotations
 
@@ -100,11 +99,10 @@ def test_an_empty_mineral_whose_outline_shows_whole_is_read_whatever_lies_beside
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Seed 41's picture 13 drawn apart (1.12 px/mm, no hand): S29's mineral1 token, a slot
-    away, reaches into the ring of mineral3, an empty slot, beyond its outline. On a
-    tile whose marker shows whole, an empty mineral slot whose outline shows on every side
-    (``slots.OUTLINE_WHOLE`` of the board's) reads empty whatever lies beside it, at no
-    more than ``OUTLINED_SURE``, as a claim, unit or strike-craft slot does; with the ring
-    asked alone it was unknown."""
+    away, reaches into the ring of mineral3, an empty slot, beyond its outline. An empty
+    mineral slot whose outline shows on every side (``slots.OUTLINE_WHOLE`` of the
+    board's) reads empty whatever lies beside it, at no more than ``OUTLINED_SURE``, as a
+    claim, unit or strike-craft slot does; with the ring asked alone it was unknown."""
     picture = drawn_apart(13, 41)
     truth = _Picture(picture).tiles[SectorId("S29")]
     assert truth.slots["mineral1"].state is SlotState.TOKEN

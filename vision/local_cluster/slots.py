@@ -154,24 +154,24 @@ under squares of their own colour were read (5 before), and a tile whose marker 
 was placed where it must not be."""
 OUTLINE_WHOLE = 0.7
 OUTLINED_SURE = 0.5
-"""...but a claim, unit or strike-craft slot whose outline shows whole, its least side at
-least ``OUTLINE_WHOLE`` of the board's outlines, reads empty whatever lies over its ring
-and its surround (glare aside): what lay over the slot would hide its outline on that
-side. So read, it is no surer than ``OUTLINED_SURE``. A mineral slot reads so only on a
-tile whose marker shows whole (where a neighbour's token, or the next tile's edge line,
-lies over its ring); on any other it keeps the limits above: its token may leave its
-outline showing, and at 35 % a mineral token beside a hand read empty.
+"""...but a slot whose outline shows whole, its least side at least ``OUTLINE_WHOLE`` of
+the board's outlines, reads empty whatever lies over its ring and its surround (glare
+aside): what lay over the slot would hide its outline on that side. So read, it is no surer
+than ``OUTLINED_SURE``. A mineral slot's inside must still look like bare tile: its token
+may leave its outline showing (and at 35 % of the surround, the outline not asked, a mineral
+token beside a hand read empty).
 (Issue 18's benchmark, seed 2026 picture 78: a hand over S31's claim, unit and minerals,
 42 % of craft6's surround; picture 100: S44's empty craft3 and craft4, 38 % of each ring
 under a thumb reaching over the slots beside them. Half the surround foreign and the ring
 clear, until 2026-12-01: on the nine sets read alone 43 more visible slots right from 1
 px/mm; whatever lies beside, 98 more again, none wrong at any scale; drawn apart, seeds
-1818, 11 and 12 with the map, 6 more right, none wrong. A mineral on a tile whose marker
-shows whole too, from 2026-12-06: drawn apart, seeds 32-43 from 1 px/mm, 9 more right,
-held-out seeds 0-31 44 more, our renderer's seven sets 10 more, none wrong; on any tile,
-14 more on seeds 32-43 with the map, but seed 2026 picture 68's S35, a hand over its
-marker and minerals, then showed an empty triangle at 0.5, enough to say which way its face
-lies (``recognize.FACE_TURN_SURE``) where no empty triangle shows.)"""
+1818, 11 and 12 with the map, 6 more right, none wrong. Minerals too from 2026-12-06,
+where a neighbour's token, the next tile's edge line or a hand lies over the ring: on tiles
+whose marker shows whole, drawn apart, seeds 32-43 from 1 px/mm, 9 more right, held-out
+seeds 0-31 44 more, our renderer's seven sets 10 more; on every tile, 14, 27 and 19 more
+again with the map, none wrong. Seed 2026 picture 68's S35, a hand over its marker, then
+showed its empty mineral4 at 0.5, enough to say which way its face lies,
+``recognize.FACE_TURN_SURE``.)"""
 HIDING_LEAST = 0.05
 """On a tile whose marker does not show whole, what lies over at least this share of its
 bare points is what hides the marker (their colours, as sampled)..."""
@@ -1554,9 +1554,9 @@ def _decide_kind(
             _off_mix(m.colour[..., 1:], white[1:], refs.tile[1:], past_tile=True),
             _off_mix(m.colour[..., 1:], grey[1:], refs.tile[1:], past_tile=True),
         )
-        # Empty with its surround clear, or, on a tile whose marker shows whole, away from
-        # glare, with its outline showing whole, whatever lies beside it (``OUTLINE_WHOLE``).
-        whole = ~glare & (m.contrast_least >= OUTLINE_WHOLE * own) & ~hidden[:, None]
+        # Empty with its surround clear, or, away from glare, with its outline showing
+        # whole, whatever lies beside it (``OUTLINE_WHOLE``).
+        whole = ~glare & (m.contrast_least >= OUTLINE_WHOLE * own)
         empty = (
             (usable | whole) & (where <= MINERAL_EMPTY) & shows & (off_line <= MINERAL_EMPTY_HUE)
         )
@@ -1575,12 +1575,14 @@ def _decide_kind(
             ),
             sure,
         )
-        # Only its ring vouches for an empty mineral slot (its token may leave its outline
-        # showing): on a tile whose marker does not show whole (something lies over it), one
-        # its ring leaves no confidence at all is unknown. A ring foreign in a share past the
-        # picture's noise, on too few points to call the slot covered, leaves ``clear`` at
-        # nought (issue 18's ``lamps`` 53 picture 26, 0.94 px/mm, with the map: S10 placed
-        # by its cell under a dark sleeve, its mineral1 token read empty at 0.05).
+        # With its surround clear enough to use, its ring vouches for an empty mineral slot
+        # (its token may leave its outline showing): on a tile whose marker does not show
+        # whole (something lies over it), one its ring leaves no confidence at all is
+        # unknown. A ring foreign in a share past the picture's noise, on too few points to
+        # call the slot covered, leaves ``clear`` at nought (issue 18's ``lamps`` 53
+        # picture 26, 0.94 px/mm, with the map: S10 placed by its cell under a dark sleeve,
+        # its mineral1 token read empty at 0.05). One read by its whole outline, its ring
+        # covered, is read at most ``OUTLINED_SURE``.
         state[empty & hidden[:, None] & (sure <= 0)] = 0
     else:
         ringed = EMPTY_HUE_RINGED.get(m.kind.kind, 1.0)
