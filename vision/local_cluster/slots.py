@@ -13,9 +13,9 @@ UNKNOWN, never a guess (docs/physical-kit.md, "How the camera reads the kit"):
 2. **Covered?** Its surround's ring nearest the slot's zone must then look like printed
    tile: not lighter (a hand, a card), not darker than a shadow leaves it, not another hue,
    beyond what the picture's own noise puts there; and most of its whole surround must.
-   Otherwise UNKNOWN, but for an empty claim, unit or strike-craft slot whose outline shows
-   whole, away from glare: what lay over it would hide its outline there. A reading is no
-   surer than its ring and its whole surround are clear.
+   Otherwise UNKNOWN, but for an empty slot whose outline shows whole, away from glare:
+   what lay over it would hide its outline there. A reading is no surer than its ring and
+   its whole surround are clear.
 3. **Empty** only when the slot's inside looks like bare tile in hue and lightness, its
    body is no token's colour, *and* its printed outline shows, along every side (a dark
    sleeve or a dark object may look like bare tile; neither shows the outline, and a
@@ -1530,6 +1530,11 @@ def _decide_kind(
         & (m.contrast_least >= OUTLINE_ROUND * own)
         & (m.contrast >= OUTLINE_SHOWS)
     )
+    # An empty slot may read with its surround covered where its outline shows whole, away
+    # from glare (``OUTLINE_WHOLE``): what lay over it would hide its outline on that side;
+    # so read, it is no surer than ``OUTLINED_SURE``.
+    whole = ~glare & (m.contrast_least >= OUTLINE_WHOLE * own)
+    empty_clear = np.where(usable, clear, OUTLINED_SURE)
     state = np.zeros(m.covered.shape, np.int64)
     colour = np.full(m.covered.shape, -1, np.int64)
     unit = np.full(m.covered.shape, -1, np.int64)
@@ -1554,9 +1559,6 @@ def _decide_kind(
             _off_mix(m.colour[..., 1:], white[1:], refs.tile[1:], past_tile=True),
             _off_mix(m.colour[..., 1:], grey[1:], refs.tile[1:], past_tile=True),
         )
-        # Empty with its surround clear, or, away from glare, with its outline showing
-        # whole, whatever lies beside it (``OUTLINE_WHOLE``).
-        whole = ~glare & (m.contrast_least >= OUTLINE_WHOLE * own)
         empty = (
             (usable | whole) & (where <= MINERAL_EMPTY) & shows & (off_line <= MINERAL_EMPTY_HUE)
         )
@@ -1568,7 +1570,7 @@ def _decide_kind(
             empty,
             np.minimum.reduce(
                 [
-                    np.where(usable, clear, OUTLINED_SURE),
+                    empty_clear,
                     m.contrast / outline,
                     1 - where / (2 * MINERAL_EMPTY),
                 ]
@@ -1601,8 +1603,7 @@ def _decide_kind(
         # read empty; on the 25 sets read alone: that reading unknown, and 94 right ones
         # lost, 38 of them from 1 px/mm).
         coloured = (m.nearest != TILE) & (m.d1 <= reach)
-        # ...or, away from glare, with its outline showing whole, whatever lies beside it.
-        whole = ~glare & (m.contrast_least >= OUTLINE_WHOLE * own)
+        # ...or, with its outline showing whole, whatever lies beside it.
         empty = (usable | whole) & looks & shows & ~coloured
         if m.glyph is not None:
             # A unit slot's centre or middle ring darker than any shadow leaves bare tile
@@ -1623,9 +1624,7 @@ def _decide_kind(
         state[empty] = 1
         sure = np.where(
             empty,
-            np.minimum.reduce(
-                [np.where(usable, clear, OUTLINED_SURE), 1 - toward / 2, m.contrast / outline]
-            ),
+            np.minimum.reduce([empty_clear, 1 - toward / 2, m.contrast / outline]),
             sure,
         )
         white = refs.swatches["white"]
